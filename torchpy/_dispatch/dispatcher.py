@@ -125,6 +125,9 @@ class OperatorEntry:
             kernel = self._active(alias)
             if kernel is not None and (undefined or K.is_included_in_alias(key, alias)):
                 return kernel, "default backend kernel"
+        nested = self._active(DispatchKey.CompositeImplicitAutogradNestedTensor)
+        if nested is not None and K.is_included_in_alias(key, DispatchKey.CompositeImplicitAutogradNestedTensor):
+            return nested, "nested kernel"
         math = self._active(DispatchKey.CompositeImplicitAutograd)
         if math is not None and (undefined or K.is_included_in_alias(key, DispatchKey.CompositeImplicitAutograd)):
             if key == DispatchKey.AutogradOther and self._has_direct_kernel_in(K.AUTOGRADOTHER_BACKENDS):
@@ -179,7 +182,7 @@ class OperatorEntry:
     # --- describing ----------------------------------------------------------------------
 
     def _dump_order(self) -> list[int]:
-        return [DispatchKey.Undefined] + list(K.iter_runtime_keys(~0 & ((1 << 64) - 1)))
+        return [DispatchKey.Undefined] + list(K.iter_runtime_keys(K.FULL_KEYSET_BITS))
 
     def available_keys(self) -> list[str]:
         return [K.key_name(k) for k in self._dump_order()[1:] if self.table[k] is not None]
@@ -235,6 +238,7 @@ class Dispatcher:
         self.fallbacks: list[Kernel | None] = [None] * K.NUM_RUNTIME_SLOTS
         self.lock = threading.RLock()
         self.on_new_entry: list[Callable[[OperatorEntry], None]] = []
+        self.on_undefine: list[Callable[[str], None]] = []  # e.g. torchpy.ops drops cached attributes
 
     # --- lookup ------------------------------------------------------------------------
 
@@ -287,6 +291,8 @@ class Dispatcher:
             with self.lock:
                 entry.schema, entry.schema_debug, entry.tags = None, "", ()
                 self._forget_if_empty(qualified, entry)
+            for listener in self.on_undefine:
+                listener(qualified)
 
         return RegistrationHandle(undo)
 

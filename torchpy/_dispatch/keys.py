@@ -100,6 +100,7 @@ DispatchKey.__str__ = lambda self: f"DispatchKey.{self.name}"  # as PyTorch prin
 # --- facts about each key, as flat tables indexed by key value ------------------
 
 _FUNCTIONALITY_SHIFT = NUM_BACKENDS - 1  # functionality value f lives at bit 15 + f
+FULL_KEYSET_BITS = (1 << (NUM_BACKENDS + len(_FUNCTIONALITIES))) - 1
 NUM_RUNTIME_SLOTS = DispatchKey.EndOfAutogradFunctionalityBackends + 1
 
 _PER_BACKEND_VALUES = {DispatchKey[f].value for f in _PER_BACKEND}
@@ -177,9 +178,13 @@ def highest_key(ks: int) -> int:
 
 
 def full_after(key: int) -> int:
-    """Raw bits of every key strictly below `key` (plus all backend bits): the redispatch mask."""
+    """Raw bits of every key strictly below `key` (plus all backend bits): the redispatch mask.
+
+    As in c10, PythonDispatcher is always kept: it is above everything and only
+    present when a thread includes it.
+    """
     f = functionality_of(key)
-    return ((1 << (_FUNCTIONALITY_SHIFT + f)) - 1) | BACKEND_MASK
+    return ((1 << (_FUNCTIONALITY_SHIFT + f)) - 1) | BACKEND_MASK | key_bits(DispatchKey.PythonDispatcher)
 
 
 def full_up_to(key: int) -> int:
@@ -280,9 +285,16 @@ def backend_keys_for_autograd(key: int) -> frozenset[int]:
     if key == DispatchKey.AutogradNestedTensor:
         return frozenset(_per_backend("NestedTensor"))
     f, b = _KEY_PARTS.get(key, (0, 0))
-    if f == DispatchKey.AutogradFunctionality and b:
+    if f == DispatchKey.AutogradFunctionality and b and b not in _NO_AUTOGRAD_BACKEND_LINK:
         return frozenset((runtime_key_for(DispatchKey.Dense, b),))
     return frozenset()
+
+
+# PyTorch 2.13's getBackendKeySetFromAutograd has no case for these backends,
+# so their own kernels do not stop CompositeImplicitAutograd at AutogradHIP etc.
+_NO_AUTOGRAD_BACKEND_LINK = frozenset(
+    (BackendComponent.HIPBit, BackendComponent.VEBit, BackendComponent.MTIABit)
+)
 
 
 AUTOGRAD_BITS = 0

@@ -1,6 +1,6 @@
 """Per-thread included / excluded dispatch keys, and the guards that change them.
 
-Every dispatch computes ``(tensor keys | included) & ~excluded``. The sets are
+Every dispatch computes ``(tensor keys | included) - excluded``. The sets are
 raw ints on a ``threading.local`` so the hot path reads two attributes. As in
 c10, a fresh thread starts with BackendSelect and ADInplaceOrView included and
 the Autocast keys excluded.
@@ -12,6 +12,7 @@ import threading
 from typing import Iterable
 
 from .keys import (
+    BACKEND_MASK,
     DEFAULT_EXCLUDED_BITS,
     DEFAULT_INCLUDED_BITS,
     DispatchKey,
@@ -20,9 +21,26 @@ from .keys import (
 
 
 class _LocalDispatchKeys(threading.local):
+    """`included` and `excluded` as raw key sets; `keep` is the mask the hot path applies.
+
+    Excluding a key removes its functionality bit only: backend bits are shared
+    by every functionality, so `(ks | included) & keep` is c10's
+    `(ks | included) - excluded`.
+    """
+
     # Class attributes are each thread's starting values.
     included: int = DEFAULT_INCLUDED_BITS
-    excluded: int = DEFAULT_EXCLUDED_BITS
+    _excluded: int = DEFAULT_EXCLUDED_BITS
+    keep: int = ~(DEFAULT_EXCLUDED_BITS & ~BACKEND_MASK)
+
+    @property
+    def excluded(self) -> int:
+        return self._excluded
+
+    @excluded.setter
+    def excluded(self, bits: int) -> None:
+        self._excluded = bits
+        self.keep = ~(bits & ~BACKEND_MASK)
 
 
 local = _LocalDispatchKeys()

@@ -1,0 +1,42 @@
+"""Run every benchmark and write bench/RESULTS.md (`make bench`)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import numpy  # noqa: E402
+import torch  # noqa: E402
+
+import bench_dispatch  # noqa: E402
+
+BENCHMARKS = [bench_dispatch]
+
+
+def main() -> None:
+    lines = [
+        "# Benchmark results",
+        "",
+        "Produced by `make bench` (`python bench/run_all.py`); every figure in one run, "
+        "torchpy, torch and NumPy side by side.",
+        "",
+        f"- date: {datetime.date.today().isoformat()}",
+        f"- machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        f"- torch {torch.__version__}, NumPy {numpy.__version__}",
+        "",
+    ]
+    for bench in BENCHMARKS:
+        section = bench.run()
+        print("\n".join(section))
+        lines += section
+    with open(os.path.join(HERE, "RESULTS.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

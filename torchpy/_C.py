@@ -1,0 +1,122 @@
+"""torch._C-compatible entry points to the dispatcher (torchpy._C).
+
+PyTorch exposes its C++ dispatcher to Python through torch._C; code that
+introspects dispatch (tests, debugging helpers, subclass libraries) calls
+these names, so torchpy offers the same ones over its Python dispatcher.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._dispatch import keys as _keys
+from ._dispatch import tls as _tls
+from ._dispatch.dispatcher import dispatcher as _dispatcher
+from ._dispatch.keys import BackendComponent, DispatchKey, DispatchKeySet
+from ._dispatch.schema import FunctionSchema, parse_schema
+
+__all__ = [
+    "BackendComponent", "DispatchKey", "DispatchKeySet", "FunctionSchema", "parse_schema",
+]
+
+
+def _entry(name: str) -> Any:
+    entry = _dispatcher.find(name)
+    if entry is None:
+        raise RuntimeError(f"Could not find operator {name}")
+    return entry
+
+
+def _dispatch_dump_table(name: str) -> str:
+    """Every runtime key's kernel for operator 'ns::op.overload', with PyTorch's labels."""
+    return _entry(name).dump_table()
+
+
+def _dispatch_dump(name: str) -> str:
+    """The registrations (schema and kernels per key, newest first) of an operator."""
+    return _entry(name).dump_registrations()
+
+
+def _dispatch_find_schema_or_throw(name: str, overload_name: str = "") -> Any:
+    return _dispatcher.find_schema_or_throw(f"{name}.{overload_name}" if overload_name else name).schema
+
+
+def _dispatch_get_all_op_names() -> list[str]:
+    return [n for n, e in _dispatcher.entries.items() if e.schema is not None]
+
+
+def _dispatch_has_kernel_for_dispatch_key(name: str, key: DispatchKey | str) -> bool:
+    """True if a kernel was registered at exactly `key` (a runtime or alias key)."""
+    entry = _dispatcher.find(name)
+    return entry is not None and _keys.parse_key(key) in entry.kernels
+
+
+def _dispatch_has_computed_kernel_for_dispatch_key(name: str, key: DispatchKey | str) -> bool:
+    entry = _dispatcher.find(name)
+    return entry is not None and entry.table[_keys.parse_key(key)] is not None
+
+
+def _dispatch_has_backend_fallback(key: DispatchKey) -> bool:
+    return _dispatcher.has_backend_fallback(key)
+
+
+def _dispatch_keys(tensor: Any) -> DispatchKeySet:
+    return DispatchKeySet.from_raw_repr(tensor._keyset)
+
+
+def _dispatch_key_name(key: DispatchKey) -> str:
+    return _keys.key_name(key)
+
+
+def _dispatch_key_parse(name: str) -> DispatchKey:
+    return _keys.parse_key(name)
+
+
+def _dispatch_is_alias_key(key: DispatchKey) -> bool:
+    return _keys.is_alias_key(key)
+
+
+def _dispatch_is_included_in_alias(key: DispatchKey, alias: DispatchKey) -> bool:
+    return _keys.is_included_in_alias(key, alias)
+
+
+def _dispatch_keyset_full() -> DispatchKeySet:
+    return DispatchKeySet.from_raw_repr(_keys.FULL_KEYSET_BITS)
+
+
+def _dispatch_keyset_full_after(key: DispatchKey) -> DispatchKeySet:
+    return DispatchKeySet.from_raw_repr(_keys.full_after(key))
+
+
+def _dispatch_tls_local_include_set() -> DispatchKeySet:
+    return _tls.local_include_set()
+
+
+def _dispatch_tls_local_exclude_set() -> DispatchKeySet:
+    return _tls.local_exclude_set()
+
+
+def _dispatch_tls_is_dispatch_key_included(key: DispatchKey) -> bool:
+    return _tls.is_key_included(key)
+
+
+def _dispatch_tls_is_dispatch_key_excluded(key: DispatchKey) -> bool:
+    return _tls.is_key_excluded(key)
+
+
+def _dispatch_tls_set_dispatch_key_included(key: DispatchKey, value: bool) -> None:
+    _tls.set_key_included(key, value)
+
+
+def _dispatch_tls_set_dispatch_key_excluded(key: DispatchKey, value: bool) -> None:
+    _tls.set_key_excluded(key, value)
+
+
+_IncludeDispatchKeyGuard = _tls.IncludeDispatchKeyGuard
+_ExcludeDispatchKeyGuard = _tls.ExcludeDispatchKeyGuard
+ExcludeDispatchKeyGuard = _tls.ExcludeDispatchKeyGuard
+_PreserveDispatchKeyGuard = _tls.PreserveDispatchKeyGuard
+
+# Key sets kernels mask with before redispatching (as torch._C exposes them).
+_after_autograd_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchKey.AutogradOther))
+_after_ADInplaceOrView_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchKey.ADInplaceOrView))

@@ -1,0 +1,303 @@
+"""torchpy.ops.<ns>.<name>.<overload>: the callable face of registered operators.
+
+`OpOverload.__call__` is the dispatcher's hot path: bind the arguments to the
+schema (skipped when a positional call needs no normalization), union the
+tensors' key sets with the thread's included keys, remove the excluded ones,
+look the key set up in the operator's resolution cache and call the kernel.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from . import keys as K
+from . import tls
+from .binding import Binder
+from .dispatcher import (
+    BOXED,
+    BOXED_WITH_KEYSET,
+    PLAIN,
+    RAW,
+    WITH_KEYSET,
+    OperatorEntry,
+    dispatcher,
+)
+from .keys import DispatchKey, DispatchKeySet
+
+_local = tls.local
+
+
+def _tensor_arg_plan(schema: Any) -> tuple[int, tuple[tuple[int, str, bool], ...]]:
+    """(fast positional count, tensor-argument positions) for a schema.
+
+    The fast count is the number of leading required plain-Tensor arguments
+    when every later argument has a default: a positional call with exactly
+    that many tensors is already in normalized form. Otherwise it is -1.
+    """
+    plan = tuple(
+        (i, arg.name, arg.type.is_list)
+        for i, arg in enumerate(schema.arguments)
+        if arg.type.base_name == "Tensor"
+    )
+    n_fast = 0
+    for arg in schema.arguments:
+        if arg.kwarg_only or str(arg.type) != "Tensor" or arg.has_default:
+            break
+        n_fast += 1
+    if n_fast == 0 or not all(arg.has_default for arg in schema.arguments[n_fast:]):
+        n_fast = -1
+    return n_fast, plan
+
+
+def _invoke(op: "OpOverload", hit: tuple, args: tuple, kwargs: dict) -> Any:
+    """Call a kernel whose calling convention is not PLAIN."""
+    fn, calling, ks = hit[0], hit[1], hit[2]
+    if calling == RAW:
+        return fn(op, ks, args, kwargs)
+    if calling == WITH_KEYSET:
+        return fn(DispatchKeySet.from_raw_repr(ks), *args, **kwargs)
+    if calling == BOXED:
+        return fn(op, *args, **kwargs)
+    if calling == BOXED_WITH_KEYSET:
+        return fn(DispatchKeySet.from_raw_repr(ks), op, *args, **kwargs)
+    if calling == PLAIN:
+        return fn(*args, **kwargs)
+    raise AssertionError(f"unknown calling convention {calling}")
+
+
+class OpOverload:
+    """One operator overload, e.g. torchpy.ops.aten.add.Tensor."""
+
+    def __init__(self, packet: "OpOverloadPacket", entry: OperatorEntry):
+        self._entry = entry
+        self._cache = entry.cache  # the same dict for the entry's lifetime
+        self._schema = entry.schema
+        self._binder = Binder(entry.schema)
+        self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
+        self._overloadpacket = packet
+        self._overloadname = entry.overload_name or "default"
+        self._opname = packet._name
+        self.namespace = packet._ns
+        self.__name__ = f"{packet._name}.{self._overloadname}"
+        self.__qualname__ = self.__name__
+        self.__module__ = f"torchpy.ops.{packet._ns}"
+        entry.op = self
+
+    # --- the call path -------------------------------------------------------------
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != self._n_fast:
+            return self._call_bound(args, kwargs)
+        ks = 0
+        try:
+            for a in args:
+                ks |= a._keyset
+        except AttributeError:  # a non-tensor where a Tensor goes: let the binder convert or complain
+            return self._call_bound(args, kwargs)
+        ks = (ks | _local.included) & _local.keep
+        hit = self._cache.get(ks)
+        if hit is None:
+            hit = self._entry.resolve(ks)
+        if hit[1] == PLAIN:
+            return hit[0](*args, **kwargs)
+        return _invoke(self, hit, args, kwargs)
+
+    def _call_bound(self, args: tuple, kwargs: dict) -> Any:
+        args, kwargs = self._binder.bind(args, kwargs)
+        ks = (self._extract_keyset(args, kwargs) | _local.included) & _local.keep
+        return self._redispatch_raw(ks, args, kwargs)
+
+    def _extract_keyset(self, args: tuple, kwargs: dict) -> int:
+        ks = 0
+        n = len(args)
+        for position, name, is_list in self._tensor_args:
+            value = args[position] if position < n else kwargs.get(name)
+            if value is None:
+                continue
+            if is_list:
+                for item in value:
+                    if item is not None:
+                        ks |= item._keyset
+            else:
+                ks |= getattr(value, "_keyset", 0)
+        return ks
+
+    def _redispatch_raw(self, ks: int, args: tuple, kwargs: dict) -> Any:
+        """Dispatch normalized (args, kwargs) on raw key set `ks` as given (no TLS applied)."""
+        hit = self._cache.get(ks)
+        if hit is None:
+            hit = self._entry.resolve(ks)
+        if hit[1] == PLAIN:
+            return hit[0](*args, **kwargs)
+        return _invoke(self, hit, args, kwargs)
+
+    def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:
+        """Call the kernel for `keyset` (typically a kernel's key set with its own key removed)."""
+        return self._redispatch_raw(keyset.raw_repr(), args, kwargs)
+
+    def decompose(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the CompositeImplicitAutograd kernel, or return NotImplemented if there is none."""
+        kernel = self._entry._active(DispatchKey.CompositeImplicitAutograd)
+        if kernel is None:
+            return NotImplemented
+        return kernel.fn(*args, **kwargs)
+
+    # --- identity and description ----------------------------------------------------
+
+    def name(self) -> str:
+        return self._entry.qualified_name
+
+    @property
+    def overloadpacket(self) -> "OpOverloadPacket":
+        return self._overloadpacket
+
+    @property
+    def op(self) -> "OpOverload":
+        return self
+
+    @property
+    def tags(self) -> list:
+        return list(self._entry.tags)
+
+    def has_kernel_for_dispatch_key(self, key: DispatchKey | str) -> bool:
+        key = K.parse_key(key)
+        return self._entry.table[key] is not None if K.is_runtime_key(key) else key in self._entry.kernels
+
+    def __repr__(self) -> str:
+        return f"<OpOverload(op='{self.namespace}.{self._opname}', overload='{self._overloadname}')>"
+
+    def __str__(self) -> str:
+        return f"{self.namespace}.{self._opname}.{self._overloadname}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OpOverload) and other.name() == self.name()
+
+    def __hash__(self) -> int:
+        return hash(self.name())
+
+
+class OpOverloadPacket:
+    """All overloads of one operator name, e.g. torchpy.ops.aten.add."""
+
+    def __init__(self, ns: str, name: str):
+        self._ns = ns
+        self._name = name
+        self._qualified_op_name = f"{ns}::{name}"
+        self.__name__ = name
+        self.__qualname__ = name
+        self.__module__ = f"torchpy.ops.{ns}"
+
+    def _entries(self) -> list[OperatorEntry]:
+        prefix = self._qualified_op_name
+        return [
+            e for e in dispatcher.entries.values()
+            if e.name == prefix and e.schema is not None
+        ]
+
+    def overloads(self) -> list[str]:
+        return [e.overload_name or "default" for e in self._entries()]
+
+    @property
+    def _schemas(self) -> dict[str, Any]:
+        return {e.overload_name: e.schema for e in self._entries()}
+
+    def __getattr__(self, overload: str) -> OpOverload:
+        if overload.startswith("__"):
+            raise AttributeError(overload)
+        key = "" if overload == "default" else overload
+        qualified = self._qualified_op_name + (f".{key}" if key else "")
+        entry = dispatcher.find(qualified)
+        if entry is None or entry.schema is None:
+            raise AttributeError(
+                f"The underlying op of '{self._ns}.{self._name}' has no overload name '{overload}'"
+            )
+        op = entry.op if entry.op is not None and entry.op._schema is entry.schema else OpOverload(self, entry)
+        setattr(self, overload, op)  # later lookups skip __getattr__
+        return op
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        """Call the first overload (in definition order) whose schema accepts the arguments."""
+        errors = []
+        for entry in self._entries():
+            op = getattr(self, entry.overload_name or "default")
+            try:
+                op._binder.bind(args, kwargs)
+            except (TypeError, RuntimeError) as error:
+                errors.append(f"{entry.schema}: {error}")
+                continue
+            return op(*args, **kwargs)
+        raise RuntimeError(
+            f"Overloaded torchpy operator invoked from Python failed to match any schema:\n"
+            + "\n\n".join(errors)
+        )
+
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='{self._ns}.{self._name}')>"
+
+    def __str__(self) -> str:
+        return f"{self._ns}.{self._name}"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._schemas)
+
+
+class _OpNamespace:
+    """torchpy.ops.<ns>: packets created on first access."""
+
+    def __init__(self, ns: str):
+        self.name = ns
+        self.__name__ = f"torchpy.ops.{ns}"
+
+    def __getattr__(self, op_name: str) -> OpOverloadPacket:
+        if op_name.startswith("__"):
+            raise AttributeError(op_name)
+        qualified = f"{self.name}::{op_name}"
+        if not any(e.name == qualified and e.schema is not None for e in dispatcher.entries.values()):
+            raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'")
+        packet = OpOverloadPacket(self.name, op_name)
+        setattr(self, op_name, packet)
+        return packet
+
+    def __iter__(self) -> Iterator[str]:
+        prefix = f"{self.name}::"
+        return iter(sorted({e.name[len(prefix):] for e in dispatcher.entries.values()
+                            if e.name.startswith(prefix) and e.schema is not None}))
+
+
+class _Ops:
+    """torchpy.ops: namespaces created on first access."""
+
+    __name__ = "torchpy.ops"
+
+    def __getattr__(self, ns: str) -> _OpNamespace:
+        if ns.startswith("__"):
+            raise AttributeError(ns)
+        namespace = _OpNamespace(ns)
+        setattr(self, ns, namespace)
+        return namespace
+
+
+ops = _Ops()
+
+
+def _forget_cached(qualified: str) -> None:
+    """Drop torchpy.ops attributes for an operator whose schema went away."""
+    name, overload = dispatcher.split_name(qualified)
+    ns, _, op_name = name.partition("::")
+    namespace = ops.__dict__.get(ns)
+    packet = namespace.__dict__.get(op_name) if namespace is not None else None
+    if packet is None:
+        return
+    packet.__dict__.pop(overload or "default", None)
+    if not packet._entries():
+        namespace.__dict__.pop(op_name, None)
+
+
+dispatcher.on_undefine.append(_forget_cached)
+
+
+def op_for(qualified: str) -> OpOverload:
+    """The OpOverload for 'ns::name.overload' (or 'ns::name' for the default overload)."""
+    name, overload = dispatcher.split_name(qualified)
+    ns, _, op_name = name.partition("::")
+    return getattr(getattr(getattr(ops, ns), op_name), overload or "default")
