@@ -97,8 +97,16 @@ class OperatorEntry:
         self.kernels: dict[int, list[Kernel]] = {}
         self.table: list[Kernel | None] = [None] * K.NUM_RUNTIME_SLOTS
         self.labels: list[str] = ["missing"] * K.NUM_RUNTIME_SLOTS
-        # raw key set (after TLS) -> (fn, calling, masked key set, runtime key)
+        # Resolution caches, all cleared on every change. Keyed by the key set to
+        # dispatch on: `cache` -> (fn, calling, masked key set, runtime key), and
+        # `plain_cache` -> fn for PLAIN kernels (what redispatch reads). Keyed by
+        # "tensor keys | TLS salt" (see tls.py), for OpOverload.__call__:
+        # `call_cache` -> fn for PLAIN kernels, `call_raw_cache` -> (fn, masked key
+        # set) for RAW ones.
         self.cache: dict[int, tuple] = {}
+        self.plain_cache: dict[int, Callable] = {}
+        self.call_cache: dict[int, Callable] = {}
+        self.call_raw_cache: dict[int, tuple] = {}
         self.op: Any = None                   # the OpOverload, set by ops.py
 
     @property
@@ -153,7 +161,8 @@ class OperatorEntry:
     def recompute(self, fallbacks: list[Kernel | None]) -> None:
         for key in K.RUNTIME_KEYS:
             self.table[key], self.labels[key] = self._compute_slot(key, fallbacks)
-        self.cache.clear()
+        for cache in (self.cache, self.plain_cache, self.call_cache, self.call_raw_cache):
+            cache.clear()
 
     # --- resolving a call ----------------------------------------------------------
 
@@ -167,6 +176,8 @@ class OperatorEntry:
             raise NotImplementedError(self.missing_kernel_message(key))
         hit = (kernel.fn, kernel.calling, masked, key)
         self.cache[ks] = hit
+        if kernel.calling == PLAIN:
+            self.plain_cache[ks] = kernel.fn
         return hit
 
     def _fallthrough_bits(self, backend: int) -> int:

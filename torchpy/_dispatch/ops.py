@@ -70,7 +70,12 @@ class OpOverload:
 
     def __init__(self, packet: "OpOverloadPacket", entry: OperatorEntry):
         self._entry = entry
-        self._cache = entry.cache  # the same dict for the entry's lifetime
+        # The entry's resolution caches (the same dicts for the entry's lifetime;
+        # see OperatorEntry.__init__).
+        self._call_cache = entry.call_cache
+        self._call_raw_cache = entry.call_raw_cache
+        self._plain_cache = entry.plain_cache
+        self._cache = entry.cache
         self._schema = entry.schema
         self._binder = Binder(entry.schema)
         self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
@@ -86,25 +91,44 @@ class OpOverload:
     # --- the call path -------------------------------------------------------------
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != self._n_fast:
+        n = self._n_fast
+        if kwargs or len(args) != n:
             return self._call_bound(args, kwargs)
-        ks = 0
-        try:
-            for a in args:
-                ks |= a._keyset
+        try:  # unrolled for the common arities: a loop costs more than the rest of this block
+            if n == 1:
+                ks = args[0]._keyset
+            elif n == 2:
+                ks = args[0]._keyset | args[1]._keyset
+            else:
+                ks = 0
+                for a in args:
+                    ks |= a._keyset
         except AttributeError:  # a non-tensor where a Tensor goes: let the binder convert or complain
             return self._call_bound(args, kwargs)
-        ks = (ks | _local.included) & _local.keep
+        salted = ks | _local.salt
+        fn = self._call_cache.get(salted)
+        if fn is not None:
+            return fn(*args)
+        hit = self._call_raw_cache.get(salted)
+        if hit is not None:  # a feature kernel (e.g. autograd's fallback)
+            return hit[0](self, hit[1], args, kwargs)
+        return self._call_miss(salted, args, kwargs)
+
+    def _call_miss(self, salted: int, args: tuple, kwargs: dict) -> Any:
+        """Resolve a call the hot-path caches have not seen, cache it, and run it."""
+        ks = tls.effective_keyset(salted)
         hit = self._cache.get(ks)
         if hit is None:
             hit = self._entry.resolve(ks)
         if hit[1] == PLAIN:
-            return hit[0](*args, **kwargs)
+            self._call_cache[salted] = hit[0]
+        elif hit[1] == RAW:
+            self._call_raw_cache[salted] = (hit[0], hit[2])
         return _invoke(self, hit, args, kwargs)
 
     def _call_bound(self, args: tuple, kwargs: dict) -> Any:
         args, kwargs = self._binder.bind(args, kwargs)
-        ks = (self._extract_keyset(args, kwargs) | _local.included) & _local.keep
+        ks = tls.effective_keyset(self._extract_keyset(args, kwargs) | _local.salt)
         return self._redispatch_raw(ks, args, kwargs)
 
     def _extract_keyset(self, args: tuple, kwargs: dict) -> int:
@@ -124,11 +148,12 @@ class OpOverload:
 
     def _redispatch_raw(self, ks: int, args: tuple, kwargs: dict) -> Any:
         """Dispatch normalized (args, kwargs) on raw key set `ks` as given (no TLS applied)."""
+        fn = self._plain_cache.get(ks)
+        if fn is not None:
+            return fn(*args, **kwargs)
         hit = self._cache.get(ks)
         if hit is None:
             hit = self._entry.resolve(ks)
-        if hit[1] == PLAIN:
-            return hit[0](*args, **kwargs)
         return _invoke(self, hit, args, kwargs)
 
     def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:

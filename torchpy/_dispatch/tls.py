@@ -1,9 +1,14 @@
 """Per-thread included / excluded dispatch keys, and the guards that change them.
 
-Every dispatch computes ``(tensor keys | included) - excluded``. The sets are
-raw ints on a ``threading.local`` so the hot path reads two attributes. As in
-c10, a fresh thread starts with BackendSelect and ADInplaceOrView included and
-the Autocast keys excluded.
+Every dispatch computes ``(tensor keys | included) - excluded``. As in c10, a
+fresh thread starts with BackendSelect and ADInplaceOrView included and the
+Autocast keys excluded.
+
+Each distinct (included, excluded) pair is a *TLS state* with a small index,
+interned for the life of the process. A thread's `salt` is its state's index
+shifted above every key bit, so ``tensor keys | salt`` names "these tensor keys
+under this thread's state" in one int: operators cache their resolved kernel
+under that int, and the hot path needs one attribute read and one `|`.
 """
 
 from __future__ import annotations
@@ -15,23 +20,62 @@ from .keys import (
     BACKEND_MASK,
     DEFAULT_EXCLUDED_BITS,
     DEFAULT_INCLUDED_BITS,
+    FULL_KEYSET_BITS,
     DispatchKey,
     DispatchKeySet,
 )
 
+SALT_SHIFT = 64  # above every key bit
+
+
+def _keep_mask(excluded: int) -> int:
+    # Excluding a key removes its functionality bit only: backend bits are shared
+    # by every functionality (c10's operator-). Positive, because `&` with a
+    # negative int is slower in CPython.
+    return FULL_KEYSET_BITS & ~(excluded & ~BACKEND_MASK)
+
+
+# state index -> (included, keep mask); (included, excluded) -> state index
+_states: list[tuple[int, int]] = []
+_state_index: dict[tuple[int, int], int] = {}
+_states_lock = threading.Lock()
+
+
+def _salt_for(included: int, excluded: int) -> int:
+    index = _state_index.get((included, excluded))
+    if index is None:
+        with _states_lock:
+            index = _state_index.setdefault((included, excluded), len(_states))
+            if index == len(_states):
+                _states.append((included, _keep_mask(excluded)))
+    return index << SALT_SHIFT
+
+
+_DEFAULT_SALT = _salt_for(DEFAULT_INCLUDED_BITS, DEFAULT_EXCLUDED_BITS)  # 0
+
+
+def effective_keyset(salted: int) -> int:
+    """``tensor keys | salt`` -> the key set to dispatch on under that TLS state."""
+    included, keep = _states[salted >> SALT_SHIFT]
+    return ((salted & FULL_KEYSET_BITS) | included) & keep
+
 
 class _LocalDispatchKeys(threading.local):
-    """`included` and `excluded` as raw key sets; `keep` is the mask the hot path applies.
-
-    Excluding a key removes its functionality bit only: backend bits are shared
-    by every functionality, so `(ks | included) & keep` is c10's
-    `(ks | included) - excluded`.
-    """
+    """This thread's included and excluded keys (raw key sets) and its state's salt."""
 
     # Class attributes are each thread's starting values.
-    included: int = DEFAULT_INCLUDED_BITS
+    _included: int = DEFAULT_INCLUDED_BITS
     _excluded: int = DEFAULT_EXCLUDED_BITS
-    keep: int = ~(DEFAULT_EXCLUDED_BITS & ~BACKEND_MASK)
+    salt: int = _DEFAULT_SALT
+
+    @property
+    def included(self) -> int:
+        return self._included
+
+    @included.setter
+    def included(self, bits: int) -> None:
+        self._included = bits
+        self.salt = _salt_for(bits, self._excluded)
 
     @property
     def excluded(self) -> int:
@@ -40,7 +84,7 @@ class _LocalDispatchKeys(threading.local):
     @excluded.setter
     def excluded(self, bits: int) -> None:
         self._excluded = bits
-        self.keep = ~(bits & ~BACKEND_MASK)
+        self.salt = _salt_for(self._included, bits)
 
 
 local = _LocalDispatchKeys()

@@ -64,7 +64,7 @@ def _traced_redispatch_raw(op: OpOverload, ks: int, args: tuple, kwargs: dict, h
 
 def _traced_call(op: OpOverload, /, *args: Any, **kwargs: Any) -> Any:
     args, kwargs = op._binder.bind(args, kwargs)
-    ks = (op._extract_keyset(args, kwargs) | tls.local.included) & tls.local.keep
+    ks = tls.effective_keyset(op._extract_keyset(args, kwargs) | tls.local.salt)
     return _traced_redispatch_raw(op, ks, args, kwargs, how="call")
 
 
