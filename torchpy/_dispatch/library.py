@@ -79,9 +79,13 @@ class Library:
     def __repr__(self) -> str:
         return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
 
+    @property
+    def _block_name(self) -> str:
+        return {"DEF": "TORCH_LIBRARY", "IMPL": "TORCH_LIBRARY_IMPL", "FRAGMENT": "TORCH_LIBRARY_FRAGMENT"}[self.kind]
+
     def _block(self) -> str:
-        block = "TORCH_LIBRARY_IMPL" if self.kind == "IMPL" else "TORCH_LIBRARY"
-        return f"(Error occurred while processing {block} block at {self._where.removeprefix('registered at ')})"
+        where = self._where.removeprefix("registered at ")
+        return f"(Error occurred while processing {self._block_name} block at {where})"
 
     def _check_alive(self) -> None:
         if self._destroyed:
@@ -106,7 +110,7 @@ class Library:
             if ns != self.ns:
                 raise RuntimeError(
                     f"Explicitly provided namespace ({ns}) in schema string does not match namespace "
-                    f"of enclosing TORCH_LIBRARY block ({self.ns}).  Move this definition to the "
+                    f"of enclosing {self._block_name} block ({self.ns}).  Move this definition to the "
                     "(unique) TORCH_LIBRARY block corresponding to this namespace (and consider "
                     f"deleting the namespace from your schema string.)  {self._block()}"
                 )
@@ -132,7 +136,7 @@ class Library:
             if ns != self.ns:
                 raise RuntimeError(
                     f'{what}("{op_name}", ...): Explicitly provided namespace ({ns}) in operator name '
-                    "does not match namespace of enclosing TORCH_LIBRARY block "
+                    f"does not match namespace of enclosing {self._block_name} block "
                     f"({self.ns}).  Move this definition to the TORCH_LIBRARY block corresponding "
                     "to this namespace (and consider deleting the namespace from your schema "
                     f"string.)  {self._block()}"
