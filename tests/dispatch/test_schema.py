@@ -17,9 +17,8 @@ from torchpy._dispatch.schema import (
     parse_type,
 )
 
-CORPUS = Path("/work/shared/targets/aten_schemas.txt")
-if not CORPUS.exists():  # a checkout elsewhere: the corpus sits next to the repository
-    CORPUS = Path(__file__).resolve().parents[3] / "shared" / "targets" / "aten_schemas.txt"
+# The corpus lives in shared/, beside the repository (as CI lays it out).
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "targets" / "aten_schemas.txt"
 LINES = [line.rstrip("\n") for line in CORPUS.read_text().splitlines() if line.strip()]
 
 
