@@ -124,40 +124,39 @@ def set_key_excluded(key: DispatchKey, value: bool) -> None:
     local.excluded = local.excluded | bits if value else local.excluded & ~bits
 
 
-class IncludeDispatchKeyGuard:
-    """Include keys for the duration of a ``with`` block; restores only what it added."""
+class _KeyGuard:
+    """Add keys to one of the thread's sets for a ``with`` block; on exit remove only
+    the keys it added (keys already there stay, as c10's guards do)."""
 
     __slots__ = ("_bits", "_added")
+    _which = ""  # "included" or "excluded"
 
     def __init__(self, keys: DispatchKey | DispatchKeySet | Iterable[DispatchKey]) -> None:
         self._bits = _raw(keys)
         self._added = 0
 
-    def __enter__(self) -> "IncludeDispatchKeyGuard":
-        self._added = self._bits & ~local.included
-        local.included |= self._added
+    def __enter__(self) -> "_KeyGuard":
+        current = getattr(local, self._which)
+        self._added = self._bits & ~current
+        setattr(local, self._which, current | self._added)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        local.included &= ~self._added
+        setattr(local, self._which, getattr(local, self._which) & ~self._added)
 
 
-class ExcludeDispatchKeyGuard:
-    """Exclude keys for the duration of a ``with`` block; restores only what it added."""
+class IncludeDispatchKeyGuard(_KeyGuard):
+    """Include keys for the duration of a ``with`` block."""
 
-    __slots__ = ("_bits", "_added")
+    __slots__ = ()
+    _which = "included"
 
-    def __init__(self, keys: DispatchKey | DispatchKeySet | Iterable[DispatchKey]) -> None:
-        self._bits = _raw(keys)
-        self._added = 0
 
-    def __enter__(self) -> "ExcludeDispatchKeyGuard":
-        self._added = self._bits & ~local.excluded
-        local.excluded |= self._added
-        return self
+class ExcludeDispatchKeyGuard(_KeyGuard):
+    """Exclude keys for the duration of a ``with`` block."""
 
-    def __exit__(self, *exc: object) -> None:
-        local.excluded &= ~self._added
+    __slots__ = ()
+    _which = "excluded"
 
 
 class PreserveDispatchKeyGuard:
