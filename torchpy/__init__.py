@@ -1,12 +1,29 @@
 """torchpy: PyTorch's runtime core, re-built in Python.
 
-What exists today is the dispatcher layer: dispatch keys and key sets,
-operator schemas, the operator registry with PyTorch's computed tables,
-torchpy.library, torchpy.ops and a dispatch trace.
+The dispatcher (keys, schemas, registry, torchpy.library, torchpy.ops, a
+dispatch trace), the Tensor object model on NumPy, and the operator library
+generated from native_functions/*.yaml.
 """
 
 from . import _C, _features, library  # noqa: F401
 from ._dispatch.ops import ops  # noqa: F401
 from ._dispatch.trace import dispatch_trace  # noqa: F401
+from ._tensor.creation import as_tensor, from_numpy, is_tensor, tensor  # noqa: F401
+from ._tensor.device import device  # noqa: F401
+from ._tensor.dtype import (  # noqa: F401
+    bfloat16, bool, cdouble, cfloat, chalf, complex32, complex64, complex128, double, dtype,
+    float, float16, float32, float64, get_default_dtype, half, int, int8, int16, int32, int64,
+    long, set_default_dtype, short, uint8,
+)
+from ._tensor.enums import (  # noqa: F401
+    channels_last, contiguous_format, layout, memory_format, preserve_format, strided,
+)
+from ._tensor.finfo import finfo, iinfo  # noqa: F401
+from ._tensor.printing import get_printoptions, set_printoptions  # noqa: F401
+from ._tensor.promotion import can_cast, promote_types  # noqa: F401
+from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
+from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
+
+globals().update(_aten.public_functions())
 
 __version__ = "0.0.1"

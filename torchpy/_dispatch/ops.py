@@ -128,6 +128,10 @@ class OpOverload:
 
     def _call_bound(self, args: tuple, kwargs: dict) -> Any:
         args, kwargs = self._binder.bind(args, kwargs)
+        return self._call_normalized(args, kwargs)
+
+    def _call_normalized(self, args: tuple, kwargs: dict) -> Any:
+        """Dispatch arguments already bound and normalized against this op's schema."""
         ks = tls.effective_keyset(self._extract_keyset(args, kwargs) | _local.salt)
         return self._redispatch_raw(ks, args, kwargs)
 

@@ -1,0 +1,28 @@
+"""The operator library: the op table, its kernels, and the public API built from them.
+
+Importing this package (torchpy does at import) loads native_functions/*.yaml,
+defines every op in the dispatcher under `aten`, registers the kernels the table
+names, and attaches the public functions, Tensor methods and operator dunders.
+"""
+
+from __future__ import annotations
+
+from .._tensor import converters
+from .._tensor.tensor import Tensor
+from . import dunders, kernels  # noqa: F401  (kernels: registers them)
+from .build import FUNCTIONS, METHODS, build_python_api, register_native_functions
+from .python_api import make_function, make_method
+
+converters.install()
+register_native_functions()
+build_python_api()
+
+for _name, _python_op in METHODS.items():
+    if not hasattr(Tensor, _name):  # hand-written members (shape, size, ...) win
+        setattr(Tensor, _name, make_method(_python_op))
+dunders.install(METHODS)
+
+
+def public_functions(module: str = "") -> dict[str, object]:
+    """name -> callable for the functions the table puts in torchpy.<module>."""
+    return {name: make_function(op) for (mod, name), op in FUNCTIONS.items() if mod == module}

@@ -1,0 +1,61 @@
+"""Turn the op table into dispatcher definitions, kernel registrations and the public API."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from .._dispatch.dispatcher import PLAIN, Kernel, dispatcher
+from .._dispatch.keys import parse_key
+from .._dispatch.ops import OpOverload, op_for
+from . import registry
+from .loader import NativeFunction, NativeFunctionsError, load_all
+from .python_api import PythonOp
+
+NATIVE_FUNCTIONS: list[NativeFunction] = []
+# (python module or "", public name) -> PythonOp, for functions; name -> PythonOp, for methods
+FUNCTIONS: dict[tuple[str, str], PythonOp] = {}
+METHODS: dict[str, PythonOp] = {}
+
+
+def _where(fn: Callable) -> str:
+    """'registered at file:line' of the code a kernel runs (the array code, for adapters)."""
+    code = getattr(getattr(fn, "__wrapped__", fn), "__code__", None)
+    if code is None:
+        return "registered at <builtin>"
+    return f"registered at {code.co_filename}:{code.co_firstlineno}"
+
+
+def register_native_functions() -> None:
+    """Define every op of the table in the dispatcher and register its kernels."""
+    for entry in load_all():
+        qualified = entry.qualified_name
+        dispatcher.define(entry.schema, f"registered at {entry.location}", entry.tags)
+        for key_name, kernel_name in entry.dispatch.items():
+            fn = registry.lookup(key_name, kernel_name)
+            if fn is None:
+                raise NativeFunctionsError(
+                    f"{entry.location}: no kernel named {kernel_name!r} is registered for {key_name} "
+                    f"(needed by {qualified})"
+                )
+            dispatcher.register_kernel(qualified, parse_key(key_name), Kernel(fn, PLAIN, _where(fn)))
+        NATIVE_FUNCTIONS.append(entry)
+
+
+def build_python_api() -> None:
+    """Group overloads by public name, in table order, into PythonOps."""
+    for entry in NATIVE_FUNCTIONS:
+        op = op_for(entry.qualified_name)
+        name = entry.public_name
+        if "function" in entry.variants or entry.schema.kind.name == "out":
+            key = (entry.python_module or "", name)
+            if key not in FUNCTIONS:
+                FUNCTIONS[key] = PythonOp(name, [])
+            FUNCTIONS[key].add_overload(op)
+        if "method" in entry.variants:
+            if name not in METHODS:
+                METHODS[name] = PythonOp(name, [])
+            METHODS[name].add_overload(op)
+    # An out= overload is reachable only from a name that also has a plain variant.
+    for key in [k for k, p in FUNCTIONS.items() if all(c.op._schema.kind.name == "out" for c in p.candidates)]:
+        del FUNCTIONS[key]

@@ -1,0 +1,3 @@
+"""Kernel families. Importing this package registers every kernel in the registry."""
+
+from . import pointwise  # noqa: F401

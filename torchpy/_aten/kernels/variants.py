@@ -1,0 +1,98 @@
+"""In-place and out= kernels derived from functional ones.
+
+PyTorch's structured kernels share one computation between `add`, `add_` and
+`add.out`; here the functional kernel computes and these wrappers write the
+result into `self` or `out`, with PyTorch's checks on dtype and shape.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from ..._tensor import promotion
+from ..._tensor.tensor import Tensor, contiguous_strides
+
+
+def _check_castable(result: Tensor, destination: Tensor) -> None:
+    if not promotion.can_cast(result.dtype, destination.dtype):
+        raise RuntimeError(
+            f"result type {result.dtype._c10_name} can't be cast to the desired output type "
+            f"{destination.dtype._c10_name}"
+        )
+
+
+def write_inplace(self: Tensor, result: Tensor) -> Tensor:
+    """Copy `result` into `self` for an in-place op (shapes must already agree)."""
+    if result._shape != self._shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the broadcast "
+            f"shape [{', '.join(map(str, result._shape))}]"
+        )
+    _check_castable(result, self)
+    if self._data is not None:
+        np.copyto(self._data, result._data, casting="unsafe")
+    return self
+
+
+def write_out(out: Tensor, result: Tensor) -> Tensor:
+    """Copy `result` into `out` (resized if its shape differs), as out= kernels do."""
+    _check_castable(result, out)
+    if out._shape != result._shape:
+        if out.numel() != 0:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"[{', '.join(map(str, out._shape))}], which does not match the required output "
+                f"shape [{', '.join(map(str, result._shape))}]. This behavior is deprecated, and in "
+                "a future PyTorch release outputs will not be resized unless they have zero "
+                "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
+                "zero elements with t.resize_(0).",
+                UserWarning,
+                stacklevel=2,
+            )
+        resize_(out, result._shape)
+    if out._data is not None:
+        np.copyto(out._data, result._data, casting="unsafe")
+    return out
+
+
+def resize_(t: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Give `t` a new contiguous shape (fresh memory when the element count changes)."""
+    shape = tuple(shape)
+    if t._data is not None:
+        t._data = np.zeros(shape, dtype=t._data.dtype) if t._data.size != _numel(shape) else (
+            np.ascontiguousarray(t._data).reshape(shape))
+        t._storage = None
+        t._offset = 0
+        t._stride = None
+    else:
+        t._stride = contiguous_strides(shape)
+    t._shape = shape
+    return t
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def inplace_of(functional: Callable) -> Callable:
+    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return write_inplace(self, functional(self, *args, **kwargs))
+
+    inplace.__name__ = functional.__name__ + "_"
+    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
+    return inplace
+
+
+def out_of(functional: Callable) -> Callable:
+    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        return write_out(out, functional(*args, **kwargs))
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel

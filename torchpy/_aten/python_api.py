@@ -1,0 +1,133 @@
+"""The public API generated from the op table: torchpy.<fn>, Tensor.<method>, dunders.
+
+One `PythonOp` per public name holds that name's overloads in table order.
+A call picks the first overload whose schema accepts the arguments, as
+PyTorch's Python argument parser does, with its rule that a Python number
+binds to a Tensor parameter only for a few arithmetic ops (add, sub, mul,
+div, ...): elsewhere `x.max(0)` must pick max.dim, not max.other.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Callable
+
+from .._dispatch.binding import BindError
+from .._dispatch.ops import OpOverload
+
+# PyTorch's should_allow_numbers_as_tensors (python_arg_parser.cpp), by base name.
+NUMBERS_AS_TENSORS = frozenset({
+    "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_",
+    "sub", "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "floor_divide",
+    "floor_divide_", "to", "_to_copy", "copy", "copy_", "_conj",
+})
+
+_NUMBER_TYPES = (bool, int, float, complex)
+
+
+class _Candidate:
+    """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
+
+    __slots__ = ("op", "tensor_positions", "tensor_names", "return_type")
+
+    def __init__(self, op: OpOverload, return_type: type | None) -> None:
+        schema = op._schema
+        self.op = op
+        plain_tensor = [
+            (i, a.name) for i, a in enumerate(schema.arguments)
+            if a.type.base_name == "Tensor" and not a.type.is_list
+        ]
+        self.tensor_positions = tuple(i for i, _ in plain_tensor)
+        self.tensor_names = frozenset(name for _, name in plain_tensor)
+        self.return_type = return_type
+
+    def takes_number_as_tensor(self, args: tuple, kwargs: dict) -> bool:
+        n = len(args)
+        for i in self.tensor_positions:
+            if i < n and isinstance(args[i], _NUMBER_TYPES):
+                return True
+        for name, value in kwargs.items():
+            if name in self.tensor_names and isinstance(value, _NUMBER_TYPES):
+                return True
+        return False
+
+
+class PythonOp:
+    """The callable behind one public name (torchpy.sum, Tensor.sum)."""
+
+    def __init__(self, name: str, ops: list[OpOverload]) -> None:
+        self.name = name
+        self.allow_numbers = name in NUMBERS_AS_TENSORS
+        self.candidates = [_Candidate(op, _return_type(name, op)) for op in ops]
+
+    def add_overload(self, op: OpOverload) -> None:
+        self.candidates.append(_Candidate(op, _return_type(self.name, op)))
+
+    def __call__(self, args: tuple, kwargs: dict) -> Any:
+        first_error: BindError | None = None
+        for candidate in self.candidates:
+            if not self.allow_numbers and candidate.takes_number_as_tensor(args, kwargs):
+                continue
+            op = candidate.op
+            try:
+                bound_args, bound_kwargs = op._binder.bind(args, kwargs)
+            except BindError as error:
+                first_error = first_error or error
+                continue
+            result = op._call_normalized(bound_args, bound_kwargs)
+            if candidate.return_type is not None:
+                return candidate.return_type(*result)
+            return result
+        raise TypeError(self._no_match_message(args, kwargs, first_error))
+
+    def _no_match_message(self, args: tuple, kwargs: dict, error: BindError | None) -> str:
+        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        signatures = "\n".join(f" * {c.op._schema}" for c in self.candidates)
+        return (
+            f"{self.name}() received an invalid combination of arguments - got ({got}), "
+            f"but expected one of:\n{signatures}"
+        )
+
+
+# --- named-tuple returns (torch.return_types) -----------------------------------------------
+
+return_types: dict[str, type] = {}
+
+
+def _return_type(name: str, op: OpOverload) -> type | None:
+    """torch.return_types.<name> for overloads whose returns are named (max.dim -> values, indices)."""
+    returns = op._schema.returns
+    if len(returns) < 2 or not all(r.name for r in returns):
+        return None
+    fields = tuple(r.name for r in returns)
+    key = name.rstrip("_")
+    existing = return_types.get(key)
+    if existing is not None and existing._fields == fields:
+        return existing
+    cls = collections.namedtuple(key, fields)
+    cls.__module__ = "torch.return_types"
+    cls.__repr__ = lambda self: f"torch.return_types.{key}(\n" + ",\n".join(
+        f"{f}={v!r}" for f, v in zip(self._fields, self)) + ")"
+    return_types[key] = cls
+    return cls
+
+
+# --- making the public callables -------------------------------------------------------------
+
+
+def make_function(python_op: PythonOp) -> Callable:
+    def function(*args: Any, **kwargs: Any) -> Any:
+        return python_op(args, kwargs)
+
+    function.__name__ = function.__qualname__ = python_op.name
+    function._python_op = python_op  # type: ignore[attr-defined]
+    return function
+
+
+def make_method(python_op: PythonOp) -> Callable:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return python_op((self,) + args, kwargs)
+
+    method.__name__ = method.__qualname__ = python_op.name
+    method._python_op = python_op  # type: ignore[attr-defined]
+    return method

@@ -1,0 +1,113 @@
+"""torchpy.tensor, as_tensor, from_numpy: tensors from Python data and NumPy arrays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtype as _dt
+from .device import canonical_device
+from .tensor import Tensor, from_array, meta_tensor
+
+
+def _infer_dtype(data: Any) -> _dt.dtype:
+    """The dtype torch.tensor infers: by the 'highest' kind of Python value found."""
+    kinds = set()
+
+    def visit(x: Any) -> None:
+        if isinstance(x, Tensor):
+            kinds.add(x.dtype)
+        elif isinstance(x, np.ndarray):
+            kinds.add(_dt.from_numpy_dtype(x.dtype))
+        elif isinstance(x, (list, tuple)):
+            for item in x:
+                visit(item)
+        elif isinstance(x, np.generic):
+            kinds.add(_dt.from_numpy_dtype(x.dtype))
+        else:
+            kinds.add(_dt.python_number_type(x))
+
+    visit(data)
+    if not kinds:
+        return _dt.get_default_dtype()
+    dtypes = [k for k in kinds if isinstance(k, _dt.dtype)]
+    numbers = [k for k in kinds if not isinstance(k, _dt.dtype)]
+    result = None
+    for d in dtypes:
+        result = d if result is None else _promote_for_inference(result, d)
+    for kind in numbers:
+        d = _dt.scalar_default_dtype(kind())
+        result = d if result is None else _promote_for_inference(result, d)
+    return result
+
+
+def _promote_for_inference(a: _dt.dtype, b: _dt.dtype) -> _dt.dtype:
+    from .promotion import promote_types
+
+    return promote_types(a, b)
+
+
+def _to_array(data: Any, np_dtype: np.dtype) -> np.ndarray:
+    if isinstance(data, Tensor):
+        return np.array(data._data, dtype=np_dtype)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
+        return np.array([_to_array(x, np_dtype) for x in data], dtype=np_dtype)
+    return np.array(data, dtype=np_dtype)
+
+
+def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,
+           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new tensor holding a copy of `data` (nested lists, numbers, arrays, tensors)."""
+    if isinstance(data, Tensor):
+        import warnings
+
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    target = dtype if dtype is not None else _infer_dtype(data)
+    dev = canonical_device(device)
+    array = _to_array(data, _dt.to_numpy_dtype(target))
+    if dev.type == "meta":
+        result = meta_tensor(array.shape, target)
+    else:
+        result = from_array(np.ascontiguousarray(array), target)
+    if requires_grad:
+        result.requires_grad_(True)
+    return result
+
+
+def as_tensor(data: Any, dtype: _dt.dtype | None = None, device: Any = None) -> Tensor:
+    """`data` as a tensor, sharing memory with a tensor or array when dtype and device allow."""
+    if isinstance(data, Tensor):
+        if dtype is None or dtype is data.dtype:
+            return data
+        return data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or _dt.to_numpy_dtype(dtype) == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing `array`'s memory."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if any(s < 0 for s in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
+    result = from_array(array, _dt.from_numpy_dtype(array.dtype))
+    result._offset = None  # the array may be a view into a larger buffer
+    return result
+
+
+def is_tensor(obj: Any) -> bool:
+    return isinstance(obj, Tensor)

@@ -1,0 +1,455 @@
+"""The Tensor object model: metadata, storage, NumPy interop, printing.
+
+A CPU tensor holds `_data`, a NumPy array that views its storage with the
+tensor's own sizes, strides and offset; views of a tensor are NumPy views of
+the same memory and share its `UntypedStorage`. A meta tensor has no data:
+`_data` is None and sizes, strides and offset are kept explicitly.
+
+Strides and the storage offset of a CPU tensor are read off its array on
+demand (most tensors never need them), so making a tensor from a kernel's
+output costs a handful of attribute stores.
+
+Operators are not defined here: the op table (torchpy/_aten) attaches methods
+and operator dunders to Tensor from native_functions/*.yaml.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import dtype as _dt
+from .device import CPU, CPU_KEYSET, META, META_KEYSET, device
+from .dtype import dtype
+from .printing import format_tensor
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as torch.Size([2, 3])."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+    def __getitem__(self, index: Any) -> Any:
+        result = tuple.__getitem__(self, index)
+        return Size(result) if isinstance(index, slice) else result
+
+    def __add__(self, other: Any) -> "Size":
+        return Size(tuple(self) + tuple(other))
+
+    def __reduce__(self) -> tuple:
+        return (Size, (tuple(self),))
+
+
+def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major strides in elements (a size-0 or size-1 dim still gets its running product)."""
+    strides = []
+    running = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _address(array: np.ndarray) -> int:
+    return array.__array_interface__["data"][0]
+
+
+class UntypedStorage:
+    """The memory behind a tensor and all its views: a flat byte buffer (None on meta)."""
+
+    __slots__ = ("_buffer", "_nbytes", "device", "__weakref__")
+
+    def __init__(self, buffer: np.ndarray | None, nbytes: int, device_: device) -> None:
+        self._buffer = buffer
+        self._nbytes = nbytes
+        self.device = device_
+
+    @staticmethod
+    def of_array(array: np.ndarray) -> "UntypedStorage":
+        """The storage of an array: the whole memory block its base chain owns."""
+        root = array
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        buffer = root.reshape(-1).view(np.uint8) if root.flags.c_contiguous else root
+        return UntypedStorage(buffer, root.nbytes, CPU)
+
+    def nbytes(self) -> int:
+        return self._nbytes
+
+    def size(self) -> int:
+        return self._nbytes
+
+    def data_ptr(self) -> int:
+        return 0 if self._buffer is None else _address(self._buffer)
+
+    def __len__(self) -> int:
+        return self._nbytes
+
+    def __repr__(self) -> str:
+        return f"torchpy.UntypedStorage(nbytes={self._nbytes}, device='{self.device}')"
+
+
+class Tensor:
+    """A multi-dimensional array with PyTorch's semantics, dispatched by its key set."""
+
+    __slots__ = (
+        "_keyset",           # raw DispatchKeySet (int): what the dispatcher reads
+        "_data",             # numpy array view of the storage (None on meta)
+        "_shape",            # tuple of ints
+        "_stride",           # tuple of ints, or None until asked (CPU)
+        "_offset",           # storage offset in elements, or None until asked (CPU)
+        "_dtype",
+        "_device",
+        "_storage",          # UntypedStorage, or None until asked (fresh CPU arrays)
+        "_base",             # the tensor this one views, or None
+        "_version_counter",  # [int] shared with views, or None until first bump
+        "_requires_grad",
+        "_grad",
+        "_grad_fn",
+        "_wrapped",          # the Python number a wrapped-number tensor came from, else None
+        "__weakref__",
+    )
+
+    # --- metadata ----------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_wrap_dim(dim, len(self._shape))]
+
+    def stride(self, dim: int | None = None) -> Any:
+        strides = self._stride
+        if strides is None:
+            itemsize = self._data.itemsize
+            strides = self._stride = tuple(s // itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[_wrap_dim(dim, len(self._shape))]
+
+    def storage_offset(self) -> int:
+        if self._offset is None:
+            storage = self.untyped_storage()
+            self._offset = (_address(self._data) - storage.data_ptr()) // self._data.itemsize
+        return self._offset
+
+    def untyped_storage(self) -> UntypedStorage:
+        if self._storage is None:
+            self._storage = UntypedStorage.of_array(self._data)
+        return self._storage
+
+    def data_ptr(self) -> int:
+        return 0 if self._data is None else _address(self._data)
+
+    @property
+    def dtype(self) -> dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> device:
+        return self._device
+
+    @property
+    def is_meta(self) -> bool:
+        return self._device.type == "meta"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device.type == "cpu"
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return math.prod(self._shape)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._dtype.itemsize * math.prod(self._shape)
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self._dtype.is_complex
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        expected = 1
+        for size, stride in zip(reversed(self._shape), reversed(self.stride())):
+            if size == 0:
+                return True
+            if size != 1 and stride != expected:
+                return False
+            expected *= size
+        return True
+
+    @property
+    def _version(self) -> int:
+        counter = self._version_counter
+        return 0 if counter is None else counter[0]
+
+    def _bump_version(self) -> None:
+        counter = self._version_counter
+        if counter is None:
+            counter = self._version_counter = [0]
+        counter[0] += 1
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    # --- autograd-facing state (the autograd layer fills these in) -----------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if value and not (self._dtype.is_floating_point or self._dtype.is_complex):
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if not value and self._grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        self._requires_grad = builtins.bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self) -> "Tensor | None":
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: "Tensor | None") -> None:
+        self._grad = value
+
+    @property
+    def grad_fn(self) -> Any:
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    # --- Python protocols -------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self.item())
+
+    def __index__(self) -> int:
+        if self.numel() != 1 or self._dtype.is_floating_point or self._dtype.is_complex:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    def __int__(self) -> int:
+        return builtins.int(self._scalar("int"))
+
+    def __float__(self) -> float:
+        return builtins.float(self._scalar("float"))
+
+    def __complex__(self) -> complex:
+        return builtins.complex(self._scalar("complex"))
+
+    def _scalar(self, kind: str) -> Any:
+        if self.numel() != 1:
+            raise ValueError(f"only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    __hash__ = object.__hash__  # by identity, as torch.Tensor
+
+    def item(self) -> Any:
+        n = self.numel()
+        if n != 1:
+            raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        self._check_has_data("item")
+        return _to_python(self._data.reshape(-1)[0], self._dtype)
+
+    def tolist(self) -> Any:
+        self._check_has_data("tolist")
+        if self._dtype is _dt.bfloat16 or self._dtype is _dt.float16:
+            return self._data.astype(np.float32).tolist()
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        if self._data is None:
+            raise TypeError(
+                f"can't convert {self._device.type} device type tensor to numpy. Use Tensor.cpu() "
+                "to copy the tensor to host memory first."
+            )
+        if self._dtype is _dt.bfloat16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def _check_has_data(self, what: str) -> None:
+        if self._data is None:
+            raise NotImplementedError(
+                f"Cannot copy out of meta tensor; no data! ({what} on a tensor of device "
+                f"'{self._device}')"
+            )
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        grad_fn = self._grad_fn
+        prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
+        return format_tensor(
+            self._data,
+            dtype_name=self._dtype._name,
+            shape=self._shape,
+            default_dtype_name=_dt.get_default_dtype()._name,
+            device=str(self._device),
+            requires_grad=self._requires_grad,
+            grad_fn_name=None if grad_fn is None else grad_fn.name(),
+            prefix=prefix,
+            tensor_contents=tensor_contents,
+        )
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if not self._shape and self._data is not None:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """A dim in range for `ndim` dims, with PyTorch's IndexError for one out of range."""
+    rank = max(ndim, 1)  # a 0-dim tensor accepts dims -1 and 0
+    if not -rank <= dim < rank:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})"
+        )
+    return dim + rank if dim < 0 else dim
+
+
+def _to_python(value: Any, d: dtype) -> Any:
+    if d.is_floating_point:
+        return builtins.float(value)
+    if d.is_complex:
+        return builtins.complex(value)
+    if d is _dt.bool:
+        return builtins.bool(value)
+    return builtins.int(value)
+
+
+# --- making tensors (used by kernels' adapters and factories) ------------------------------
+
+_new = object.__new__
+
+
+def from_array(array: np.ndarray, d: dtype, cls: type = Tensor) -> Tensor:
+    """A CPU tensor over a freshly computed array it owns (no copy)."""
+    t = _new(cls)
+    t._keyset = CPU_KEYSET
+    t._data = array
+    t._shape = array.shape
+    t._stride = None
+    t._offset = 0
+    t._dtype = d
+    t._device = CPU
+    t._storage = None
+    t._base = None
+    t._version_counter = None
+    t._requires_grad = False
+    t._grad = None
+    t._grad_fn = None
+    t._wrapped = None
+    return t
+
+
+def view_of(base: Tensor, array: np.ndarray) -> Tensor:
+    """A CPU tensor over `array`, a NumPy view into `base`'s memory: shares storage and version."""
+    t = from_array(array, base._dtype)
+    t._offset = None
+    t._storage = base.untyped_storage()
+    t._base = base._base if base._base is not None else base
+    if base._version_counter is None:
+        base._version_counter = [0]
+    t._version_counter = base._version_counter
+    return t
+
+
+def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None = None,
+                offset: int = 0, storage: UntypedStorage | None = None) -> Tensor:
+    """A tensor on the meta device: sizes, strides and dtype, no data."""
+    t = _new(Tensor)
+    t._keyset = META_KEYSET
+    t._data = None
+    t._shape = tuple(shape)
+    t._stride = contiguous_strides(t._shape) if stride is None else tuple(stride)
+    t._offset = offset
+    t._dtype = d
+    t._device = META
+    if storage is None:
+        extent = 1 + builtins.sum((s - 1) * st for s, st in zip(t._shape, t._stride)) if all(t._shape) else 0
+        storage = UntypedStorage(None, (extent + offset) * d.itemsize, META)
+    t._storage = storage
+    t._base = None
+    t._version_counter = None
+    t._requires_grad = False
+    t._grad = None
+    t._grad_fn = None
+    t._wrapped = None
+    return t
+
+
+def wrapped_number(value: Any) -> Tensor:
+    """A 0-dim tensor for a Python number passed where a Tensor goes (PyTorch's "wrapped
+    number"): it promotes like the number, and __torch_dispatch__ sees the number."""
+    d = _dt.scalar_default_dtype(value)
+    t = from_array(np.array(value, dtype=_dt.to_numpy_dtype(d)), d)
+    t._wrapped = value
+    return t
