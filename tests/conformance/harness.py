@@ -43,16 +43,25 @@ class Input:
         array = np.asarray(self.values)
         dtype = getattr(lib, self.dtype) if self.dtype else None
         if self.noncontiguous and array.ndim >= 1:
-            # Store the values in a bigger buffer and view every other element.
-            doubled = np.repeat(array[..., None], 2, axis=-1)
-            base = lib.tensor(doubled.tolist() if array.dtype == object else doubled, dtype=dtype,
-                              device=self.device)
-            t = base[..., 0]
+            # The same values, every other element of a buffer twice as long. Built from NumPy
+            # strides (not from view ops), so inputs do not depend on the ops under test.
+            t = lib.tensor(array, dtype=dtype, device=self.device)
+            doubled = np.repeat(np.asarray(_plain_values(t))[..., None], 2, axis=-1)
+            if lib is torch:
+                t = lib.tensor(doubled, dtype=t.dtype)[..., 0]
+            else:
+                t = lib.from_numpy(doubled.astype(t._data.dtype)[..., 0])
         else:
             t = lib.tensor(array, dtype=dtype, device=self.device)
         if self.requires_grad:
             t.requires_grad_(True)
         return t
+
+
+def _plain_values(t: Any) -> Any:
+    if isinstance(t, torch.Tensor):
+        return t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
+    return t._data
 
 
 def _convert(x: Any, lib: Any) -> Any:

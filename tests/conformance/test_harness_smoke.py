@@ -19,3 +19,9 @@ def test_wrapped_numbers_promote_like_scalars():
 
 def test_broadcast_error_matches_torch():
     check_error(lambda t, x, y: x + y, randn(3), randn(4))
+
+
+def test_noncontiguous_inputs():
+    x = Input(randn(3, 4), "float32", noncontiguous=True)
+    check(lambda t, a, b: a * b, x, Input(randn(4), "float64"))
+    check(lambda t, a: a.stride(), x)
