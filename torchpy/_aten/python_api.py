@@ -28,7 +28,7 @@ _NUMBER_TYPES = (bool, int, float, complex)
 class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
-    __slots__ = ("op", "tensor_positions", "tensor_names", "return_type")
+    __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -40,6 +40,30 @@ class _Candidate:
         self.tensor_positions = tuple(i for i, _ in plain_tensor)
         self.tensor_names = frozenset(name for _, name in plain_tensor)
         self.return_type = return_type
+        # Python's varargs form of an int list: zeros(2, 3), x.view(2, 3), x.permute(1, 0).
+        # Allowed, as in PyTorch's parser, for the first int-list parameter when it is the
+        # first positional one after any leading Tensor.
+        self.varargs_at = -1
+        positional = [a for a in schema.arguments if not a.kwarg_only]
+        start = 1 if positional and positional[0].type.base_name == "Tensor" and not positional[0].type.is_list else 0
+        if len(positional) > start:
+            arg = positional[start]
+            if arg.type.is_list and arg.type.base_name in ("int", "SymInt"):
+                self.varargs_at = start
+        # Factories take requires_grad= in Python though their schemas do not.
+        names = {a.name for a in schema.arguments}
+        self.is_factory = "device" in names and "requires_grad" not in names
+
+    def normalize_python_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, bool]:
+        """(args, kwargs, requires_grad) with Python-only conveniences folded in."""
+        at = self.varargs_at
+        if at >= 0 and len(args) > at + 1 and all(isinstance(a, int) or hasattr(a, "__index__") for a in args[at:]):
+            args = args[:at] + (list(args[at:]),)
+        requires_grad = False
+        if self.is_factory and "requires_grad" in kwargs:
+            kwargs = dict(kwargs)
+            requires_grad = bool(kwargs.pop("requires_grad"))
+        return args, kwargs, requires_grad
 
     def takes_number_as_tensor(self, args: tuple, kwargs: dict) -> bool:
         n = len(args)
@@ -69,12 +93,15 @@ class PythonOp:
             if not self.allow_numbers and candidate.takes_number_as_tensor(args, kwargs):
                 continue
             op = candidate.op
+            call_args, call_kwargs, requires_grad = candidate.normalize_python_call(args, kwargs)
             try:
-                bound_args, bound_kwargs = op._binder.bind(args, kwargs)
+                bound_args, bound_kwargs = op._binder.bind(call_args, call_kwargs)
             except BindError as error:
                 first_error = first_error or error
                 continue
             result = op._call_normalized(bound_args, bound_kwargs)
+            if requires_grad:
+                result.requires_grad_(True)
             if candidate.return_type is not None:
                 return candidate.return_type(*result)
             return result
