@@ -139,7 +139,7 @@ def check_error(fn: Callable, *inputs: Any, match_message: bool = True) -> None:
     assert ours is not None, f"torchpy did not raise; torch raised {type(theirs).__name__}: {theirs}"
     assert type(ours) is type(theirs), f"{type(ours).__name__}: {ours} != {type(theirs).__name__}: {theirs}"
     if match_message:
-        assert str(ours).split("\n")[0] == str(theirs).split("\n")[0]
+        assert str(ours).split("\n")[0] == str(theirs).split("\n")[0], f"{ours!r} != {theirs!r}"
 
 
 def randn(*shape: int, seed: int = 0) -> np.ndarray:

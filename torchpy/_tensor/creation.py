@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from . import dtype as _dt
-from .device import canonical_device
-from .tensor import Tensor, from_array, meta_tensor
+from .device import CPU, canonical_device
+from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
 
 
 def _infer_dtype(data: Any) -> _dt.dtype:
@@ -77,7 +77,7 @@ def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,
     if dev.type == "meta":
         result = meta_tensor(array.shape, target)
     else:
-        result = from_array(np.ascontiguousarray(array), target)
+        result = from_array(array, target)  # np.array made a fresh C-contiguous copy
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -105,7 +105,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "copy of your array  with array.copy().) "
         )
     result = from_array(array, _dt.from_numpy_dtype(array.dtype))
-    result._offset = None  # the array may be a view into a larger buffer
+    # As in torch, the storage starts at the array's first element and spans its extent.
+    extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, array.strides)) // array.itemsize if array.size else 0
+    result._storage = UntypedStorage(array, extent * array.itemsize, CPU)
     return result
 
 

@@ -237,7 +237,7 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if value and not (self._dtype.is_floating_point or self._dtype.is_complex):
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if not value and self._grad_fn is not None:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -305,10 +305,11 @@ class Tensor:
     __hash__ = object.__hash__  # by identity, as torch.Tensor
 
     def item(self) -> Any:
+        if self._data is None:
+            raise RuntimeError(f"Tensor.item() cannot be called on {self._device.type} tensors")
         n = self.numel()
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
-        self._check_has_data("item")
         return _to_python(self._data.reshape(-1)[0], self._dtype)
 
     def tolist(self) -> Any:
