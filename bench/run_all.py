@@ -14,8 +14,9 @@ import numpy  # noqa: E402
 import torch  # noqa: E402
 
 import bench_dispatch  # noqa: E402
+import bench_ops  # noqa: E402
 
-BENCHMARKS = [bench_dispatch]
+BENCHMARKS = [bench_dispatch, bench_ops]
 
 
 def main() -> None:
