@@ -115,6 +115,7 @@ class Tensor:
         "_requires_grad",
         "_grad",
         "_grad_fn",
+        "_autograd_meta",    # autograd.graph.AutogradMeta (output_nr, hooks, ...), made on demand
         "_wrapped",          # the Python number a wrapped-number tensor came from, else None
         "__weakref__",
     )
@@ -407,6 +408,7 @@ def from_array(array: np.ndarray, d: dtype, cls: type = Tensor) -> Tensor:
     t._requires_grad = False
     t._grad = None
     t._grad_fn = None
+    t._autograd_meta = None
     t._wrapped = None
     return t
 
@@ -443,6 +445,7 @@ def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None
     t._requires_grad = False
     t._grad = None
     t._grad_fn = None
+    t._autograd_meta = None
     t._wrapped = None
     return t
 
