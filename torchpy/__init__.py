@@ -26,4 +26,7 @@ from . import _aten  # noqa: E402  (builds the op table onto Tensor and into thi
 
 globals().update(_aten.public_functions())
 
+from . import autograd  # noqa: E402  (registers the Autograd kernel)
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
+
 __version__ = "0.0.1"

@@ -1,0 +1,25 @@
+"""torchpy.autograd: reverse-mode AD as a dispatch layer.
+
+The Autograd key's kernel (kernel.py) records a backward node per op call from
+the op's derivative (derivatives/); the engine (engine.py) runs the graph.
+"""
+
+from __future__ import annotations
+
+from . import graph  # noqa: F401
+from . import derivatives as _derivatives  # noqa: F401
+from .derivatives import pointwise as _pointwise_formulas  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .functional_api import backward, grad  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .kernel import autograd_kernel  # noqa: F401  (registers the Autograd fallback)
+from .tensor_methods import install as _install_tensor_methods
+
+_install_tensor_methods()

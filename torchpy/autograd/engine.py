@@ -1,0 +1,155 @@
+"""The backward engine: dependency-counted execution of the graph, no recursion.
+
+`run_backward(roots, root_grads, ...)` counts, for every node reachable from the
+roots, how many gradients it will receive; then runs ready nodes (all their
+gradients arrived) highest sequence number first, summing gradients that meet
+at the same input. Leaves accumulate into `.grad` through AccumulateGrad; for
+`autograd.grad`, the gradients reaching the requested inputs are captured
+instead and nothing is accumulated.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any, Sequence
+
+from .._tensor.tensor import Tensor
+from . import grad_mode
+from .graph import AccumulateGrad, Node, gradient_edge
+
+
+def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
+    """variable.grad += grad (the grad itself the first time), then post-accumulate hooks.
+
+    With create_graph the stored gradient keeps its history; otherwise it is detached.
+    Accumulation is out of place, so a gradient tensor shared by two leaves (an identity
+    backward hands the same tensor on) is never modified through the other.
+    """
+    if variable._grad is None:
+        variable._grad = grad if grad_mode.state.enabled else grad.detach()
+    else:
+        variable._grad = variable._grad + grad
+    meta = variable._autograd_meta
+    if meta is not None:
+        for hook in meta.post_accumulate_hooks:
+            hook(variable)
+
+
+def _add(a: Tensor | None, b: Tensor | None) -> Tensor | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _collect_dependencies(roots: list[Node]) -> dict[Node, int]:
+    """For every reachable node, the number of edges pointing at it."""
+    dependencies: dict[Node, int] = {}
+    seen = set()
+    stack = list(roots)
+    for root in roots:
+        seen.add(root)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node._next_edges:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def _run_pre_hooks(node: Node, grads: list) -> list:
+    """Node pre-hooks, then hooks registered on the tensors this node produced."""
+    for hook in node._pre_hooks:
+        result = hook(tuple(grads))
+        if result is not None:
+            grads = list(result)
+    for index, hooks in node._tensor_pre_hooks.items():
+        for hook in hooks:
+            result = hook(grads[index])
+            if result is not None:
+                grads[index] = result
+    for index, retain in node._retain_grad_hooks.items():
+        retain(grads[index])
+    return grads
+
+
+def _call_node(node: Node, grads: list) -> list:
+    outputs = node.apply(grads)
+    for hook in node._hooks:
+        result = hook(tuple(outputs), tuple(grads))
+        if result is not None:
+            outputs = list(result)
+    return outputs
+
+
+def run_backward(
+    roots: Sequence[Tensor],
+    root_grads: Sequence[Tensor | None],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    accumulate: bool = True,
+    allow_unused: bool = True,
+) -> list[Tensor | None] | None:
+    """Run the graph from `roots`; accumulate into leaves' .grad, or return grads of `inputs`."""
+    root_edges = []
+    for root, grad in zip(roots, root_grads):
+        node, input_nr = gradient_edge(root)
+        if node is None:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+        root_edges.append((node, input_nr, grad))
+
+    # Where to capture gradients for autograd.grad (or for backward(inputs=...)).
+    capture: dict[tuple[Node, int], int] = {}
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            node, input_nr = gradient_edge(t)
+            if node is not None:
+                capture[(node, input_nr)] = i
+    captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
+
+    root_nodes = list({id(n): n for n, _, _ in root_edges}.values())
+    dependencies = _collect_dependencies(root_nodes)
+    buffers: dict[Node, list] = {}
+    for node, input_nr, grad in root_edges:
+        buffer = buffers.setdefault(node, [None] * _num_inputs(node))
+        buffer[input_nr] = _add(buffer[input_nr], grad)
+
+    ready = [(-n._sequence_nr, id(n), n) for n in root_nodes if dependencies.get(n, 0) == 0]
+    heapq.heapify(ready)
+    executed: list[Node] = []
+    with grad_mode.set_grad_enabled(create_graph):
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None) or [None] * _num_inputs(node)
+            grads = _run_pre_hooks(node, grads)
+            for input_nr, grad in enumerate(grads):
+                index = capture.get((node, input_nr))
+                if index is not None:
+                    captured[index] = _add(captured[index], grad)
+            if isinstance(node, AccumulateGrad) and not accumulate:
+                continue
+            outputs = _call_node(node, grads)
+            executed.append(node)
+            for (next_node, input_nr), grad in zip(node._next_edges, outputs):
+                if next_node is None:
+                    continue
+                buffer = buffers.setdefault(next_node, [None] * _num_inputs(next_node))
+                if grad is not None:
+                    buffer[input_nr] = _add(buffer[input_nr], grad)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    heapq.heappush(ready, (-next_node._sequence_nr, id(next_node), next_node))
+    if not retain_graph:
+        for node in executed:
+            node.release_variables()
+    return captured if inputs is not None else None
+
+
+def _num_inputs(node: Node) -> int:
+    return getattr(node, "_num_outputs", 1)

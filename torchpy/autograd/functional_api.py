@@ -1,0 +1,166 @@
+"""torchpy.autograd.backward / grad, and the Tensor methods that start or observe backward."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable, Sequence
+
+from .._tensor.tensor import Tensor
+from .engine import accumulate_into_grad, run_backward
+from .graph import RemovableHandle, autograd_meta, grad_accumulator
+
+
+def _as_tuple(x: Any) -> tuple:
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]:
+    result = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if grad is None:
+            if out._requires_grad and out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not (out._dtype.is_floating_point or out._dtype.is_complex) and out._requires_grad:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {out._dtype}"
+                )
+            from .. import ones_like
+
+            grad = ones_like(out)
+        elif not isinstance(grad, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
+        elif grad._shape != out._shape and out._requires_grad:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size([{', '.join(map(str, grad._shape))}]) "
+                f"and output[{i}] has a shape of torch.Size([{', '.join(map(str, out._shape))}])."
+            )
+        result.append(grad)
+    return result
+
+
+def backward(
+    tensors: Any,
+    grad_tensors: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: Any = None,
+) -> None:
+    """Accumulate d(tensors)/d(leaf) into every leaf's .grad (or only into `inputs`)."""
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad_tensors should have the same length as tensors: {len(grads)} vs {len(outputs)}")
+    if retain_graph is None:
+        retain_graph = create_graph
+    root_grads = _make_grads(outputs, grads)
+    wanted = _as_tuple(inputs)
+    if inputs is not None and not wanted:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if not wanted:
+        run_backward(outputs, root_grads, retain_graph, create_graph)
+        return
+    captured = run_backward(outputs, root_grads, retain_graph, create_graph, inputs=wanted, accumulate=False)
+    for t, grad in zip(wanted, captured):
+        if grad is not None:
+            accumulate_into_grad(t, grad)
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """Gradients of `outputs` with respect to `inputs`, without touching any .grad."""
+    from .. import zeros_like
+
+    outs = _as_tuple(outputs)
+    wanted = _as_tuple(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and not allow_unused:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.")
+    for t in wanted:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _as_tuple(grad_outputs) or (None,) * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    captured = run_backward(outs, _make_grads(outs, grads), retain_graph, create_graph,
+                            inputs=wanted, accumulate=False)
+    result = []
+    for t, g in zip(wanted, captured):
+        if g is None:
+            if materialize_grads:
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+        result.append(g)
+    return tuple(result)
+
+
+# --- Tensor methods ------------------------------------------------------------------------
+
+
+def tensor_backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None,
+                    create_graph: bool = False, inputs: Any = None) -> None:
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def register_hook(self: Tensor, hook: Callable) -> RemovableHandle:
+    """hook(grad) runs when the gradient for this tensor is computed; may return a new grad."""
+    if not self._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self._grad_fn is None:
+        node, index = grad_accumulator(self), 0
+    else:
+        node, index = self._grad_fn, autograd_meta(self).output_nr
+    hooks = node._tensor_pre_hooks.setdefault(index, [])
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+def retain_grad(self: Tensor) -> None:
+    """Keep .grad for this non-leaf tensor after backward."""
+    if not self._requires_grad:
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    if self._grad_fn is None:
+        return
+    meta = autograd_meta(self)
+    if meta.retains_grad:
+        return
+    meta.retains_grad = True
+    ref = weakref.ref(self)
+
+    def store(grad: Tensor | None) -> None:
+        t = ref()
+        if t is not None and grad is not None:
+            t._grad = grad.detach() if t._grad is None else t._grad + grad.detach()
+
+    self._grad_fn._retain_grad_hooks[meta.output_nr] = store
+
+
+def retains_grad(self: Tensor) -> bool:
+    meta = self._autograd_meta
+    return meta is not None and meta.retains_grad
+
+
+def register_post_accumulate_grad_hook(self: Tensor, hook: Callable) -> RemovableHandle:
+    if self._grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    hooks = autograd_meta(self).post_accumulate_hooks
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)

@@ -1,0 +1,226 @@
+"""The autograd graph: Nodes, edges, AccumulateGrad, saved tensors, hooks.
+
+A tensor that requires grad points at the node that will receive its gradient:
+its `grad_fn` (for a computed tensor, with `output_nr` saying which output of
+the node it is), or, for a leaf, its AccumulateGrad node. A node's
+`next_functions` are the edges to its inputs' nodes, `(node, input_nr)`, or
+`(None, 0)` for an input that needs no gradient.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any, Callable
+
+from .._tensor.tensor import Tensor
+
+_sequence = itertools.count()
+
+
+class AutogradMeta:
+    """Per-tensor autograd state beyond requires_grad / grad / grad_fn (made on demand)."""
+
+    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks")
+
+    def __init__(self) -> None:
+        self.output_nr = 0
+        self.grad_accumulator: AccumulateGrad | None = None  # shared by every use of the leaf
+        self.hooks: list[Callable] = []
+        self.retains_grad = False
+        self.post_accumulate_hooks: list[Callable] = []
+
+
+def autograd_meta(t: Tensor) -> AutogradMeta:
+    meta = t._autograd_meta
+    if meta is None:
+        meta = t._autograd_meta = AutogradMeta()
+    return meta
+
+
+class RemovableHandle:
+    """Returned by register_hook: `remove()` takes the hook out."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+class Node:
+    """A backward function: gradients of its outputs in, gradients of its inputs out."""
+
+    _name = "Node"
+
+    def __init__(self, next_edges: tuple = ()) -> None:
+        self._next_edges = next_edges         # ((node or None, input_nr), ...)
+        self._sequence_nr = next(_sequence)   # later nodes run first among the ready ones
+        self._pre_hooks: list[Callable] = []
+        self._hooks: list[Callable] = []
+        self._tensor_pre_hooks: dict[int, list[Callable]] = {}  # Tensor.register_hook on outputs
+        self._retain_grad_hooks: dict[int, Callable] = {}
+        self.metadata: dict = {}
+        self._num_outputs = 1
+
+    # What users see -------------------------------------------------------------------------
+
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def next_functions(self) -> tuple:
+        return self._next_edges
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """fn(grad_inputs, grad_outputs) after the node runs; may return new grad_inputs."""
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """fn(grad_outputs) before the node runs; may return new grad_outputs."""
+        self._pre_hooks.append(fn)
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def __call__(self, *grads: Any) -> Any:
+        result = self.apply(list(grads))
+        return result[0] if len(result) == 1 else tuple(result)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    # What the engine calls --------------------------------------------------------------------
+
+    def apply(self, grad_outputs: list) -> list:
+        raise NotImplementedError
+
+    def release_variables(self) -> None:
+        """Free saved tensors after a backward pass that did not retain the graph."""
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf: adds the incoming gradient into `variable.grad`."""
+
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__(())
+        self.variable = variable
+        self._sequence_nr = 2**62  # accumulate as soon as the gradient is ready
+
+    def apply(self, grad_outputs: list) -> list:
+        from .engine import accumulate_into_grad
+
+        grad = grad_outputs[0]
+        if grad is not None:
+            accumulate_into_grad(self.variable, grad)
+        return []
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The AccumulateGrad node of leaf `t`, shared by every use of it."""
+    meta = autograd_meta(t)
+    if meta.grad_accumulator is None:
+        meta.grad_accumulator = AccumulateGrad(t)
+    return meta.grad_accumulator
+
+
+def gradient_edge(t: Tensor) -> tuple:
+    """(node, input_nr) that receives t's gradient, or (None, 0) if t needs none."""
+    if t._grad_fn is not None:
+        meta = t._autograd_meta
+        return (t._grad_fn, 0 if meta is None else meta.output_nr)
+    if t._requires_grad:
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+
+
+# --- saved tensors ------------------------------------------------------------------------
+
+
+class _SavedHooks(threading.local):
+    stack: list = []
+
+
+saved_hooks_state = _SavedHooks()
+
+
+class SavedTensor:
+    """A tensor saved for backward, checked against in-place changes when unpacked."""
+
+    __slots__ = ("tensor", "version", "packed", "unpack_hook", "released", "output_of")
+
+    def __init__(self, tensor: Tensor | None, output_of: Node | None = None) -> None:
+        self.released = False
+        self.output_of = output_of
+        if tensor is None:
+            self.tensor, self.version, self.packed, self.unpack_hook = None, 0, None, None
+            return
+        self.version = tensor._version
+        stack = saved_hooks_state.stack
+        if stack:
+            pack, unpack = stack[-1]
+            self.tensor, self.packed, self.unpack_hook = None, pack(tensor), unpack
+        else:
+            self.tensor, self.packed, self.unpack_hook = tensor, None, None
+
+    def unpack(self) -> Tensor | None:
+        if self.released:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the graph "
+                "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+                "you need to backward through the graph a second time or if you need to access saved "
+                "tensors after calling backward."
+            )
+        if self.unpack_hook is not None:
+            return self.unpack_hook(self.packed)
+        t = self.tensor
+        if t is not None and t._version != self.version:
+            who = self.output_of.name() if self.output_of is not None else None
+            where = f", which is output 0 of {who}," if who else ""
+            dims = ", ".join(map(str, t._shape))
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [torch.{_type_name(t)} [{dims}]]{where} is at version "
+                f"{t._version}; expected version {self.version} instead. Hint: enable anomaly "
+                "detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True)."
+            )
+        return t
+
+    def release(self) -> None:
+        self.released = True
+        self.tensor = None
+        self.packed = None
+
+
+def _type_name(t: Tensor) -> str:
+    names = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+             "bfloat16": "BFloat16Tensor", "complex64": "ComplexFloatTensor",
+             "complex128": "ComplexDoubleTensor"}
+    return names.get(t.dtype._name, "Tensor")
+
+
+class saved_tensors_hooks:
+    """Context manager: pack_hook(tensor) when saving, unpack_hook(packed) when unpacking."""
+
+    def __init__(self, pack_hook: Callable, unpack_hook: Callable) -> None:
+        self.hooks = (pack_hook, unpack_hook)
+
+    def __enter__(self) -> None:
+        saved_hooks_state.stack = saved_hooks_state.stack + [self.hooks]
+
+    def __exit__(self, *exc: object) -> None:
+        saved_hooks_state.stack = saved_hooks_state.stack[:-1]

@@ -1,0 +1,146 @@
+"""The Autograd dispatch key's kernel: record the graph, redispatch below autograd.
+
+One generic kernel serves every operator (as PyTorch's VariableType kernels
+do, generated per op there). When grad mode is off or no input requires grad
+it redispatches below the autograd keys at once. Otherwise it runs the op
+below autograd (with the autograd keys excluded for nested calls, so kernels
+built from other ops record nothing), then builds the op's backward node from
+its registered derivative and attaches it to the differentiable outputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._dispatch import keys as K
+from .._dispatch import tls
+from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
+from .._dispatch.keys import DispatchKey
+from .._tensor.tensor import Tensor
+from . import grad_mode
+from .derivatives import FORMULAS
+from .graph import SavedTensor, autograd_meta, gradient_edge
+from .node import InputInfo, NotImplementedNode, OpNode
+
+BELOW_AUTOGRAD = K.full_after(DispatchKey.AutogradOther)
+# Excluded while the op runs below autograd: nested op calls record nothing.
+_BELOW_AUTOGRAD_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
+
+_grad_state = grad_mode.state
+
+
+def _requires_grad(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return value._requires_grad
+    if isinstance(value, (list, tuple)):
+        return any(isinstance(v, Tensor) and v._requires_grad for v in value)
+    return False
+
+
+def _any_input_requires_grad(op: Any, args: tuple, kwargs: dict) -> bool:
+    n = len(args)
+    for position, name, _ in op._tensor_args:
+        value = args[position] if position < n else kwargs.get(name)
+        if value is not None and _requires_grad(value):
+            return True
+    return False
+
+
+def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
+        return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
+    return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
+
+
+def _argument_values(schema: Any, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """Every argument by name, defaults filled in."""
+    values = {}
+    n = len(args)
+    for i, arg in enumerate(schema.arguments):
+        if not arg.kwarg_only and i < n:
+            values[arg.name] = args[i]
+        elif arg.name in kwargs:
+            values[arg.name] = kwargs[arg.name]
+        else:
+            values[arg.name] = arg.default_value
+    return values
+
+
+def _check_mutations(op: Any, values: dict[str, Any]) -> None:
+    schema = op._schema
+    for arg in schema.arguments:
+        info = arg.alias_info
+        if info is None or not info.is_write:
+            continue
+        target = values[arg.name]
+        if not isinstance(target, Tensor):
+            continue
+        if arg.kwarg_only:  # an out= argument
+            raise RuntimeError(
+                f"{schema.name.split('::')[1]}(): functions with out=... arguments don't support "
+                "automatic differentiation, but one of the arguments requires grad."
+            )
+        if target._grad_fn is None and target._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    local = tls.local
+    previous = local.excluded
+    local.excluded = previous | _BELOW_AUTOGRAD_EXCLUDED
+    try:
+        return op._redispatch_raw(ks, args, kwargs)
+    finally:
+        local.excluded = previous
+
+
+def _differentiable(t: Any) -> bool:
+    return isinstance(t, Tensor) and (t._dtype.is_floating_point or t._dtype.is_complex)
+
+
+def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    schema = op._schema
+    values = _argument_values(schema, args, kwargs)
+    _check_mutations(op, values)
+    result = _run_below(op, ks, args, kwargs)
+    outputs = result if isinstance(result, (tuple, list)) else (result,)
+    formula = FORMULAS.get(op.name())
+    if formula is None:
+        edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
+        node = NotImplementedNode(op.name(), edges, len(outputs))
+    else:
+        inputs = [values[name] for name in formula.inputs]
+        edges = tuple(
+            gradient_edge(v) if isinstance(v, Tensor) and v._requires_grad else (None, 0) for v in inputs
+        )
+        infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
+        node = OpNode(formula, edges, infos, len(outputs))
+        node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
+        for name in formula.save:
+            if name.startswith("result"):
+                index = int(name[6:] or 0)
+                node._saved[name] = SavedTensor(outputs[index], output_of=node)
+            else:
+                value = values[name]
+                if isinstance(value, Tensor):
+                    node._saved[name] = SavedTensor(value, output_of=value._grad_fn)
+                elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+                    node._saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+                else:
+                    node._saved[name] = value
+    for index, out in enumerate(outputs):
+        if _differentiable(out):
+            out._grad_fn = node
+            out._requires_grad = True
+            autograd_meta(out).output_nr = index
+    return result
+
+
+# PyTorch 2.13 registers its autograd fallback at these keys (not HIP, IPU, VE,
+# PrivateUse2/3 or NestedTensor: those stay free for users' fallbacks).
+AUTOGRAD_FALLBACK_KEYS = tuple(DispatchKey[f"Autograd{b}"] for b in (
+    "Other", "CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MTIA", "MAIA", "PrivateUse1", "Meta",
+))
+
+_kernel = Kernel(autograd_kernel, RAW, caller_location())
+_handles = [dispatcher.register_fallback(key, _kernel) for key in AUTOGRAD_FALLBACK_KEYS]

@@ -1,0 +1,117 @@
+"""The backward node an operator call records: its formula, saved values and input edges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor.tensor import Tensor
+from .derivatives import Derivative
+from .graph import Node, SavedTensor
+
+
+class InputInfo:
+    """What un-broadcasting and dtype restoration need to know about one input."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, t: Tensor) -> None:
+        self.shape = t._shape
+        self.dtype = t._dtype
+
+
+def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Reduce a broadcast gradient back to `shape` (the one place un-broadcasting happens)."""
+    if grad._shape == shape:
+        return grad
+    lead = len(grad._shape) - len(shape)
+    dims = list(range(lead))
+    for i, size in enumerate(shape):
+        if size == 1 and grad._shape[lead + i] != 1:
+            dims.append(lead + i)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.view(shape) if grad.numel() == _numel(shape) else grad.reshape(shape)
+    elif grad._shape != shape:
+        grad = grad.reshape(shape)
+    return grad
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+class OpNode(Node):
+    """The node recorded for one call of an operator with a registered derivative."""
+
+    def __init__(self, formula: Derivative, next_edges: tuple, inputs: list[InputInfo | None],
+                 num_outputs: int) -> None:
+        super().__init__(next_edges)
+        self._formula = formula
+        self._name = formula.node_name
+        self._inputs = inputs
+        self._num_outputs = num_outputs
+        self._saved: dict[str, Any] = {}
+        self._output_meta: list[tuple] = []
+
+    def apply(self, grad_outputs: list) -> list:
+        if all(g is None for g in grad_outputs):
+            return [None] * len(self._inputs)
+        grads = [g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta)]
+        saved = {name: _unpack(value) for name, value in self._saved.items()}
+        result = self._formula.backward(grads[0] if self._num_outputs == 1 else tuple(grads), **saved)
+        if not isinstance(result, (tuple, list)):
+            result = (result,)
+        out = []
+        for grad, info, (node, _) in zip(result, self._inputs, self._next_edges):
+            if grad is None or node is None or info is None:
+                out.append(None)
+                continue
+            grad = sum_to_shape(grad, info.shape)
+            if grad._dtype is not info.dtype and not (info.dtype.is_complex and not grad._dtype.is_complex):
+                grad = grad.to(info.dtype)
+            out.append(grad)
+        return out
+
+    def release_variables(self) -> None:
+        for value in self._saved.values():
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, SavedTensor):
+                    item.release()
+
+    # torch exposes saved values as grad_fn._saved_<name>
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_"):
+            return _unpack(self.__dict__.get("_saved", {}).get(name[len("_saved_"):]))
+        raise AttributeError(name)
+
+
+def _unpack(value: Any) -> Any:
+    if isinstance(value, SavedTensor):
+        return value.unpack()
+    if isinstance(value, list):
+        return [_unpack(v) for v in value]
+    return value
+
+
+def _zeros(meta: tuple) -> Tensor:
+    from .. import zeros
+
+    shape, dtype = meta
+    return zeros(shape, dtype=dtype)
+
+
+class NotImplementedNode(Node):
+    """Recorded for an op without a derivative: backward through it is an error."""
+
+    def __init__(self, op_name: str, next_edges: tuple, num_outputs: int) -> None:
+        super().__init__(next_edges)
+        self._op_name = op_name
+        self._name = "NotImplemented"
+        self._num_outputs = num_outputs
+
+    def apply(self, grad_outputs: list) -> list:
+        raise RuntimeError(f"derivative for {self._op_name} is not implemented")
