@@ -248,7 +248,9 @@ class Dispatcher:
         self.entries: dict[str, OperatorEntry] = {}   # "ns::name.overload" -> entry
         self.fallbacks: list[Kernel | None] = [None] * K.NUM_RUNTIME_SLOTS
         self.lock = threading.RLock()
-        self.on_new_entry: list[Callable[[OperatorEntry], None]] = []
+        # Called with each newly defined entry; a listener may return a RegistrationHandle
+        # (e.g. a feature registering a kernel for ops of some kind), undone with the definition.
+        self.on_define: list[Callable[[OperatorEntry], RegistrationHandle | None]] = []
         self.on_undefine: list[Callable[[str], None]] = []  # e.g. torchpy.ops drops cached attributes
 
     # --- lookup ------------------------------------------------------------------------
@@ -277,8 +279,6 @@ class Dispatcher:
             entry = OperatorEntry(*self.split_name(qualified))
             entry.recompute(self.fallbacks)
             self.entries[qualified] = entry
-            for listener in self.on_new_entry:
-                listener(entry)
         return entry
 
     # --- registration ------------------------------------------------------------------
@@ -297,8 +297,11 @@ class Dispatcher:
                 )
             entry = self._entry(qualified)
             entry.schema, entry.schema_debug, entry.tags = schema, debug, tuple(tags)
+        follow_ups = [h for h in (listener(entry) for listener in self.on_define) if h is not None]
 
         def undo() -> None:
+            for handle in follow_ups:
+                handle.remove()
             with self.lock:
                 entry.schema, entry.schema_debug, entry.tags = None, "", ()
                 self._forget_if_empty(qualified, entry)

@@ -98,13 +98,27 @@ def _differentiable(t: Any) -> bool:
     return isinstance(t, Tensor) and (t._dtype.is_floating_point or t._dtype.is_complex)
 
 
+def _formula_for(op: Any) -> Any:
+    """The op's derivative; an in-place op (mul_) uses its functional op's (mul)."""
+    formula = FORMULAS.get(op.name())
+    if formula is None and op._schema.kind.name == "inplace":
+        name, overload = op._entry.name, op._entry.overload_name
+        functional = name[:-1] + (f".{overload}" if overload else "")
+        formula = FORMULAS.get(functional)
+    return formula
+
+
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     schema = op._schema
     values = _argument_values(schema, args, kwargs)
     _check_mutations(op, values)
+    formula = _formula_for(op)
+    if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
+        # The formula needs self as it was before the op overwrote it.
+        with grad_mode.no_grad():
+            values["self"] = values["self"].clone()
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
-    formula = FORMULAS.get(op.name())
     if formula is None:
         edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
         node = NotImplementedNode(op.name(), edges, len(outputs))
