@@ -113,10 +113,12 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     values = _argument_values(schema, args, kwargs)
     _check_mutations(op, values)
     formula = _formula_for(op)
+    to_save = values
     if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
         # The formula needs self as it was before the op overwrote it.
+        to_save = dict(values)
         with grad_mode.no_grad():
-            values["self"] = values["self"].clone()
+            to_save["self"] = values["self"].clone()
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
     if formula is None:
@@ -135,7 +137,7 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
                 index = int(name[6:] or 0)
                 node._saved[name] = SavedTensor(outputs[index], output_of=node)
             else:
-                value = values[name]
+                value = to_save[name]
                 if isinstance(value, Tensor):
                     node._saved[name] = SavedTensor(value, output_of=value._grad_fn)
                 elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
