@@ -120,3 +120,12 @@ _PreserveDispatchKeyGuard = _tls.PreserveDispatchKeyGuard
 # Key sets kernels mask with before redispatching (as torch._C exposes them).
 _after_autograd_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchKey.AutogradOther))
 _after_ADInplaceOrView_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchKey.ADInplaceOrView))
+
+
+def __getattr__(name: str):
+    # Names whose modules import torchpy's upper layers, resolved on first use.
+    if name == "_DisableTorchDispatch":
+        from .utils._python_dispatch import _DisableTorchDispatch
+
+        return _DisableTorchDispatch
+    raise AttributeError(f"module 'torchpy._C' has no attribute '{name}'")

@@ -90,6 +90,21 @@ class _LocalDispatchKeys(threading.local):
 local = _LocalDispatchKeys()
 
 
+# Fast save / set / restore for kernels that change both sets around a call.
+def snapshot() -> tuple[int, int, int]:
+    return local._included, local._excluded, local.salt
+
+
+def set_keys(included: int, excluded: int) -> None:
+    local._included = included
+    local._excluded = excluded
+    local.salt = _salt_for(included, excluded)
+
+
+def restore(saved: tuple[int, int, int]) -> None:
+    local._included, local._excluded, local.salt = saved
+
+
 def _raw(keys: DispatchKey | DispatchKeySet | Iterable[DispatchKey]) -> int:
     if isinstance(keys, DispatchKeySet):
         return keys.raw_repr()

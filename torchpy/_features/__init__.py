@@ -1,3 +1,3 @@
 """Functionality keys' kernels and fallbacks: one module per feature."""
 
-from . import fallthroughs, inplace_or_view  # noqa: F401
+from . import fallthroughs, inplace_or_view, python_key  # noqa: F401

@@ -20,6 +20,9 @@ FALLTHROUGH_KEYS = (
     DispatchKey.AutocastCUDA,
     DispatchKey.FuncTorchVmapMode,
     DispatchKey.VmapMode,
+    # PyTorch snapshots the thread's key sets here for the Python key; torchpy's Python
+    # key reads them directly, so the key only has to be carried, as in torch's key sets.
+    DispatchKey.PythonTLSSnapshot,
 )
 
 _lib = Library("_", "IMPL")

@@ -1,0 +1,159 @@
+"""The Python dispatch key: __torch_dispatch__ for tensor subclasses and TorchDispatchMode.
+
+A tensor whose class defines `__torch_dispatch__` carries the Python key (and
+PythonTLSSnapshot, as in PyTorch). While a TorchDispatchMode is active, the
+thread's included set has the Python key, so every op reaches it, factories
+included.
+
+The Python key's fallback:
+* with modes active, pops the innermost mode, calls its `__torch_dispatch__`
+  and pushes it back afterwards (so calls made by the handler go to the next
+  mode, then to subclasses, then to the backend);
+* otherwise calls the subclasses' `__torch_dispatch__`, subclasses before
+  superclasses and otherwise left to right, until one does not return
+  NotImplemented.
+While a handler runs, every key above Python is excluded: the handler is below
+autograd, so what it calls records no graph.
+
+Handlers receive the OpOverload, the overloaded types, and args / kwargs
+normalized per schema, with wrapped numbers shown as the Python numbers they
+came from.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .._dispatch import keys as K
+from .._dispatch import tls
+from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
+from .._dispatch.keys import DispatchKey
+from .._tensor.tensor import Tensor
+
+PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
+BELOW_PYTHON = K.full_after(DispatchKey.Python)
+# Everything above Python: excluded while a handler runs.
+ABOVE_PYTHON = K.FULL_KEYSET_BITS & ~((1 << (K.NUM_BACKENDS - 1 + DispatchKey.Python + 1)) - 1)
+
+
+class _ModeStack(threading.local):
+    def __init__(self) -> None:
+        self.modes: list = []
+
+
+mode_stack = _ModeStack()
+
+
+def push_mode(mode: Any) -> None:
+    stack = mode_stack.modes
+    stack.append(mode)
+    if len(stack) == 1:
+        tls.local.included = tls.local.included | PYTHON_BITS
+
+
+def pop_mode() -> Any:
+    stack = mode_stack.modes
+    if not stack:
+        raise AssertionError("Trying to pop from an empty mode stack")
+    mode = stack.pop()
+    if not stack:
+        tls.local.included = tls.local.included & ~PYTHON_BITS
+    return mode
+
+
+def _disabled_torch_dispatch_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    return NotImplemented
+
+
+def has_torch_dispatch(cls: type) -> bool:
+    handler = getattr(cls, "__torch_dispatch__", None)
+    return handler is not None and getattr(handler, "__func__", handler) is not _disabled_torch_dispatch_impl
+
+
+def _plain(value: Any) -> Any:
+    """What a handler sees for an argument: the number behind a wrapped number."""
+    if isinstance(value, Tensor) and value._wrapped is not None:
+        return value._wrapped
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _handler_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    for a in args:
+        if type(a) is not Tensor or a._wrapped is not None:
+            break
+    else:
+        if not kwargs:
+            return args, kwargs  # plain tensors only: nothing to convert
+    return tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kwargs.items()}
+
+
+_dispatching_classes: dict[type, bool] = {}
+
+
+def _is_dispatching(cls: type) -> bool:
+    known = _dispatching_classes.get(cls)
+    if known is None:
+        known = _dispatching_classes[cls] = issubclass(cls, Tensor) and has_torch_dispatch(cls)
+    return known
+
+
+def overloaded_types(args: tuple, kwargs: dict) -> list[type]:
+    """Tensor classes with __torch_dispatch__ among the arguments, in PyTorch's order:
+    first appearance, but a subclass before any of its superclasses."""
+    found: list[type] = []
+    for value in (*args, *kwargs.values()) if kwargs else args:
+        for item in (value if isinstance(value, (list, tuple)) else (value,)):
+            cls = type(item)
+            if cls is Tensor or cls in found or not _is_dispatching(cls):
+                continue
+            index = len(found)
+            for i, other in enumerate(found):
+                if issubclass(cls, other):
+                    index = i
+                    break
+            found.insert(index, cls)
+    return found
+
+
+def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs: dict,
+                       included: int) -> Any:
+    """Run a handler with every key above Python excluded (and `included` as the included set)."""
+    saved = tls.snapshot()
+    tls.set_keys(included, saved[1] | ABOVE_PYTHON)
+    try:
+        return handler(op, types, args, kwargs)
+    finally:
+        tls.restore(saved)
+
+
+def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    types = overloaded_types(args, kwargs)
+    handler_args, handler_kwargs = _handler_arguments(args, kwargs)
+    stack = mode_stack.modes
+    if stack:
+        mode = stack.pop()  # the handler's own calls go to the next mode (or below)
+        included = tls.local._included if stack else tls.local._included & ~PYTHON_BITS
+        try:
+            return _call_below_python(mode.__torch_dispatch__, op, tuple(types), handler_args,
+                                      handler_kwargs, included)
+        finally:
+            stack.append(mode)
+    for cls in types:
+        result = _call_below_python(cls.__torch_dispatch__, op, tuple(types), handler_args,
+                                    handler_kwargs, tls.local._included)
+        if result is not NotImplemented:
+            return result
+    if not types:  # reached through an included Python key with no handler left: go below it
+        return op._redispatch_raw(ks & BELOW_PYTHON, args, kwargs)
+    raise TypeError(
+        f"Multiple dispatch failed for {op}; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
+        + "\n".join(f"  - tensor subclass {t}" for t in types)
+        + "\n\nFor more information, try re-running with TORCH_LOGS=not_implemented"
+    )
+
+
+_kernel = Kernel(python_fallback, RAW, caller_location())
+_handle = dispatcher.register_fallback(DispatchKey.Python, _kernel)
