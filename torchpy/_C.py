@@ -128,4 +128,8 @@ def __getattr__(name: str):
         from .utils._python_dispatch import _DisableTorchDispatch
 
         return _DisableTorchDispatch
+    if name == "_disabled_torch_dispatch_impl":
+        from ._tensor.subclassing import _disabled_torch_dispatch_impl
+
+        return _disabled_torch_dispatch_impl
     raise AttributeError(f"module 'torchpy._C' has no attribute '{name}'")

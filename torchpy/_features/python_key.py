@@ -29,6 +29,7 @@ from .._dispatch import keys as K
 from .._dispatch import tls
 from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
 from .._dispatch.keys import DispatchKey
+from .._tensor.subclassing import _dispatches_in_python
 from .._tensor.tensor import Tensor
 
 PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
@@ -62,13 +63,8 @@ def pop_mode() -> Any:
     return mode
 
 
-def _disabled_torch_dispatch_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-    return NotImplemented
-
-
 def has_torch_dispatch(cls: type) -> bool:
-    handler = getattr(cls, "__torch_dispatch__", None)
-    return handler is not None and getattr(handler, "__func__", handler) is not _disabled_torch_dispatch_impl
+    return _dispatches_in_python(cls)
 
 
 def _plain(value: Any) -> Any:
