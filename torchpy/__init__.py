@@ -16,7 +16,7 @@ from ._tensor.dtype import (  # noqa: F401
     long, set_default_dtype, short, uint8,
 )
 from ._tensor.enums import (  # noqa: F401
-    channels_last, contiguous_format, layout, memory_format, preserve_format, strided,
+    channels_last, channels_last_3d, contiguous_format, layout, memory_format, preserve_format, strided,
 )
 from ._tensor.finfo import finfo, iinfo  # noqa: F401
 from ._tensor.printing import get_printoptions, set_printoptions  # noqa: F401

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .._dispatch.binding import BindError
 from .._dispatch.ops import OpOverload
+from .._tensor.device import CPU
 
 # PyTorch's should_allow_numbers_as_tensors (python_arg_parser.cpp), by base name.
 NUMBERS_AS_TENSORS = frozenset({
@@ -28,7 +29,8 @@ _NUMBER_TYPES = (bool, int, float, complex)
 class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
-    __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory")
+    __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
+                 "option_defaults")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -53,16 +55,28 @@ class _Candidate:
         # Factories take requires_grad= in Python though their schemas do not.
         names = {a.name for a in schema.arguments}
         self.is_factory = "device" in names and "requires_grad" not in names
+        # PyTorch's bindings build TensorOptions for factories: pin_memory is always a bool and a
+        # factory without tensor arguments always names a device (the default one), so
+        # __torch_dispatch__ sees device=cpu, pin_memory=False there.
+        defaults: list[tuple[str, Any]] = []
+        if self.is_factory and "pin_memory" in names:
+            if not any(a.type.base_name == "Tensor" for a in schema.arguments):
+                defaults.append(("device", CPU))
+            defaults.append(("pin_memory", False))
+        self.option_defaults = tuple(defaults)
 
     def normalize_python_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, bool]:
         """(args, kwargs, requires_grad) with Python-only conveniences folded in."""
         at = self.varargs_at
-        if at >= 0 and len(args) > at + 1 and all(isinstance(a, int) or hasattr(a, "__index__") for a in args[at:]):
+        if at >= 0 and len(args) > at and all(isinstance(a, int) or hasattr(a, "__index__") for a in args[at:]):
             args = args[:at] + (list(args[at:]),)
         requires_grad = False
-        if self.is_factory and "requires_grad" in kwargs:
+        if self.is_factory and ("requires_grad" in kwargs or self.option_defaults):
             kwargs = dict(kwargs)
-            requires_grad = bool(kwargs.pop("requires_grad"))
+            requires_grad = bool(kwargs.pop("requires_grad", False))
+            for name, value in self.option_defaults:
+                if kwargs.get(name) is None:
+                    kwargs[name] = value
         return args, kwargs, requires_grad
 
     def takes_number_as_tensor(self, args: tuple, kwargs: dict) -> bool:
@@ -90,10 +104,11 @@ class PythonOp:
     def __call__(self, args: tuple, kwargs: dict) -> Any:
         first_error: BindError | None = None
         for candidate in self.candidates:
-            if not self.allow_numbers and candidate.takes_number_as_tensor(args, kwargs):
-                continue
             op = candidate.op
             call_args, call_kwargs, requires_grad = candidate.normalize_python_call(args, kwargs)
+            # After folding varargs: zeros(2, 3, out=t) has no number where out goes.
+            if not self.allow_numbers and candidate.takes_number_as_tensor(call_args, call_kwargs):
+                continue
             try:
                 bound_args, bound_kwargs = op._binder.bind(call_args, call_kwargs)
             except BindError as error:

@@ -1,3 +1,4 @@
 """Kernel families. Importing this package registers every kernel in the registry."""
 
 from . import pointwise  # noqa: F401
+from . import factory  # noqa: F401
