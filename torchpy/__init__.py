@@ -25,6 +25,7 @@ from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
 from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
 
 globals().update(_aten.public_functions())
+from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401

@@ -1,4 +1,5 @@
 """Kernel families. Importing this package registers every kernel in the registry."""
 
 from . import pointwise  # noqa: F401
+from . import indexing  # noqa: F401
 from . import factory  # noqa: F401

@@ -1,0 +1,854 @@
+"""Advanced indexing, gather / scatter, index_select / index_add, nonzero, masked_select.
+
+Each op is array code (NumPy fancy indexing and `ufunc.at`) behind a thin Tensor
+adapter that checks arguments the way PyTorch's CPU kernels do (same exception
+types and messages, in the same order), computes the output's dtype and shape
+(all a Meta tensor gets) and wraps the result. In-place ops write into the
+tensor's own array, so views of it see the change.
+
+Data-dependent shapes (nonzero, masked_select, boolean-mask indexing) cannot be
+computed on Meta; those raise what PyTorch raises there.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Sequence
+
+import ml_dtypes
+import numpy as np
+
+from ..._dispatch.ops import op_for
+from ..._tensor import dtype as _dt
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..registry import register
+from .variants import resize_, write_out
+
+CPU_META = ("CPU", "Meta")
+_INDEX_DTYPES = (_dt.int64, _dt.int32)
+
+# caffe2 TypeMeta names, which structured kernels' out= checks print.
+TYPEMETA_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+    "float32": "float", "float64": "double", "complex32": "c10::complex<c10::Half>",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+NONZERO_META_MESSAGE = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "to True."
+)
+
+
+# --- shared helpers --------------------------------------------------------------------------
+
+
+def dims(shape: Sequence[int]) -> str:
+    """A shape as PyTorch prints it in messages: [3, 4]."""
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def typemeta_name(d: _dt.dtype) -> str:
+    return TYPEMETA_NAMES[d._name]
+
+
+def check_out_dtype(out: Tensor, expected: _dt.dtype) -> None:
+    """Structured kernels' out= rule: the out tensor's dtype must be exactly the result's."""
+    if out._dtype is not expected:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {typemeta_name(expected)}, but got "
+            f"{typemeta_name(out._dtype)} instead"
+        )
+
+
+def exact_out_of(functional: Callable) -> Callable:
+    """The out= kernel of a structured op: same dtype required, resized when the shape differs."""
+
+    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        result = functional(*args, **kwargs)
+        check_out_dtype(out, result._dtype)
+        return write_out(out, result)
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel
+
+
+def same_dtype_out_of(functional: Callable, message: Callable[[Tensor, Tensor], str]) -> Callable:
+    """An out= kernel whose op requires out's dtype to equal self's (index, index_select, ...)."""
+
+    def out_kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        if out._dtype is not self._dtype:
+            raise RuntimeError(message(self, out))
+        return write_out(out, functional(self, *args, **kwargs))
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel
+
+
+def clone(t: Tensor) -> Tensor:
+    """A fresh contiguous copy (what the functional form of an in-place op starts from)."""
+    if t._data is None:
+        return meta_tensor(t._shape, t._dtype)
+    return from_array(np.array(t._data, copy=True, order="C"), t._dtype)
+
+
+def is_meta(*tensors: Tensor) -> bool:
+    return any(t._data is None for t in tensors)
+
+
+def check_no_internal_overlap(t: Tensor) -> None:
+    """PyTorch refuses to write through a tensor whose elements share memory (an expand)."""
+    if t._data is not None and any(st == 0 and s > 1 for s, st in zip(t._shape, t._data.strides)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+
+
+def check_no_overlap(written: Tensor, read: Tensor) -> None:
+    if written._data is not None and read._data is not None and np.may_share_memory(written._data, read._data):
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation."
+        )
+
+
+def index_array(t: Tensor) -> np.ndarray:
+    """An integer index tensor's values as an intp array (what NumPy indexes with fastest)."""
+    data = t._data
+    return data if data.dtype == np.intp else data.astype(np.intp)
+
+
+def first_out_of_bounds(idx: np.ndarray, size: int) -> int | None:
+    """The first index (C order) outside [0, size), or None; negative indices are out too."""
+    if idx.size == 0:
+        return None
+    bad = (idx < 0) | (idx >= size)
+    if not bad.any():
+        return None
+    return int(idx.reshape(-1)[int(np.argmax(bad.reshape(-1)))])
+
+
+# --- scalars written into tensors ------------------------------------------------------------
+
+_SCALAR_TYPE_NAMES = {
+    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
+    "int64": "int64_t", "float16": "at::Half", "bfloat16": "at::BFloat16", "float32": "float",
+    "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
+def scalar_to(value: Any, d: _dt.dtype) -> Any:
+    """`value` as a NumPy scalar of dtype `d`, with PyTorch's overflow check for Scalars."""
+    np_type = _dt.to_numpy_dtype(d)
+    if d is _dt.bool:
+        return np.bool_(bool(value))
+    if _overflows(value, d, np_type):
+        raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d._name]} without overflow")
+    if isinstance(value, complex) and not d.is_complex:
+        value = value.real
+    with np.errstate(all="ignore"):
+        return np.array(value).astype(np_type)[()]
+
+
+def _overflows(value: Any, d: _dt.dtype, np_type: np.dtype) -> bool:
+    if d.is_complex:
+        return False
+    if isinstance(value, complex):
+        if value.imag != 0:
+            return True
+        value = value.real
+    if d.is_floating_point:  # inf and nan convert; finite values must fit
+        finite = isinstance(value, bool) or np.isfinite(value)
+        return d is not _dt.float64 and finite and abs(float(value)) > float(ml_dtypes.finfo(np_type).max)
+    if isinstance(value, float) and not np.isfinite(value):
+        return True
+    info = np.iinfo(np_type)
+    return not info.min <= int(value) <= info.max
+
+
+# --- index.Tensor and index_put_ ----------------------------------------------------------------
+#
+# `indices` is a list with one entry per leading dimension of self: None keeps the whole
+# dimension, an integer tensor picks positions, a bool (or deprecated uint8) mask covering k
+# dimensions stands for the k index tensors of its nonzero(). The index tensors broadcast
+# together; NumPy's fancy indexing already places the result dimensions as PyTorch does
+# (where the indexed dimensions were if they are adjacent, else first).
+
+
+def _check_index_count(self: Tensor, indices: Sequence[Any], meta: bool) -> None:
+    if len(indices) > len(self._shape):
+        error = RuntimeError if meta else IndexError
+        raise error(f"too many indices for tensor of dimension {len(self._shape)} (got {len(indices)})")
+
+
+def _check_mask_shape(self: Tensor, mask: Tensor, start: int) -> None:
+    for j, size in enumerate(mask._shape):
+        dim = _wrap_dim(start + j, len(self._shape))
+        if size != self._shape[dim]:
+            raise IndexError(
+                f"The shape of the mask {dims(mask._shape)} at index {j} does not match the shape "
+                f"of the indexed tensor {dims(self._shape)} at index {start + j}"
+            )
+
+
+def _expand_indices(self: Tensor, indices: Sequence[Tensor | None]) -> list[Any]:
+    """One entry per indexed dimension: None, or an integer array (CPU) / shape (Meta).
+
+    Masks become the index arrays of their nonzero(); on Meta that is PyTorch's error.
+    """
+    meta = self._data is None
+    expanded: list[Any] = []
+    for t in indices:
+        if t is None:
+            expanded.append(None)
+            continue
+        d = t._dtype
+        if d is _dt.bool or d is _dt.uint8:
+            if d is _dt.uint8:
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.")
+            _check_mask_shape(self, t, len(expanded))
+            if t._data is None:
+                raise NotImplementedError(NONZERO_META_MESSAGE)
+            expanded.extend(np.nonzero(t._data.astype(bool, copy=False)) if t._shape else [np.zeros(int(t._data), np.intp)])
+        elif d is _dt.int64 or d is _dt.int32:
+            expanded.append(t._shape if meta or t._data is None else index_array(t))
+        else:
+            error = RuntimeError if meta else IndexError
+            raise error("tensors used as indices must be long, int, byte or bool tensors")
+    return expanded
+
+
+def _broadcast_index_shapes(shapes: list[tuple[int, ...]], meta: bool) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        pass
+    if meta:
+        _meta_broadcast_error(shapes)
+    raise IndexError(
+        "shape mismatch: indexing tensors could not be broadcast together with shapes "
+        + ", ".join(dims(s) for s in shapes)
+    )
+
+
+def _meta_broadcast_error(shapes: list[tuple[int, ...]]) -> None:
+    """The message PyTorch's Python meta kernels give for shapes that do not broadcast."""
+    common = [1] * max(len(s) for s in shapes)
+    for arg, shape in enumerate(shapes):
+        for i in range(-1, -1 - len(shape), -1):
+            if common[i] == 1:
+                common[i] = shape[i]
+            elif shape[i] != 1 and shape[i] != common[i]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching "
+                    f"argument at index {arg} had torch.Size({list(shape)}); but expected shape "
+                    f"should be broadcastable to {common}"
+                )
+
+
+def _check_index_bounds(self_shape: tuple[int, ...], expanded: list[Any]) -> None:
+    """IndexError for the first out-of-range index, in element order, then position order.
+
+    PyTorch names the dimension by the index tensor's position among the non-None ones.
+    """
+    positioned = [(d, a) for d, a in enumerate(expanded) if a is not None]
+    bad_masks = []
+    for d, a in positioned:
+        size = self_shape[d]
+        bad_masks.append((a < -size) | (a >= size))
+    if not any(m.any() for m in bad_masks):
+        return
+    bad = np.broadcast_arrays(*bad_masks)
+    arrays = np.broadcast_arrays(*(a for _, a in positioned))
+    first = int(np.argmax(np.logical_or.reduce([b.reshape(-1) for b in bad])))
+    for j, (b, a) in enumerate(zip(bad, arrays)):
+        if b.reshape(-1)[first]:
+            size = self_shape[positioned[j][0]]
+            if size == 0:
+                raise IndexError("index is out of bounds for dimension with size 0")
+            raise IndexError(f"index {int(a.reshape(-1)[first])} is out of bounds for dimension {j} with size {size}")
+
+
+def _index_result_shape(self_shape: tuple[int, ...], expanded: list[Any], broadcast: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of self[indices]: NumPy's (and PyTorch's) placement of the indexed dims."""
+    positions = [d for d, a in enumerate(expanded) if a is not None]
+    rest = list(self_shape)
+    adjacent = positions[-1] - positions[0] + 1 == len(positions)
+    before = positions[0] if adjacent else 0
+    kept_before = [s for d, s in enumerate(rest[:before]) if d not in positions]
+    kept_after = [s for d, s in enumerate(rest) if d >= before and d not in positions]
+    return tuple(kept_before) + tuple(broadcast) + tuple(kept_after)
+
+
+def _numpy_key(expanded: list[Any]) -> tuple:
+    return tuple(slice(None) if a is None else a for a in expanded)
+
+
+def _prepare_index(self: Tensor, indices: Sequence[Tensor | None]) -> tuple[list[Any], tuple[int, ...]]:
+    """Checked, expanded indices and the shape of self[indices]."""
+    meta = self._data is None
+    _check_index_count(self, indices, meta)
+    expanded = _expand_indices(self, indices)
+    for d in range(len(expanded)):
+        _wrap_dim(d, len(self._shape))  # a mask reaching past self's dims fails as in PyTorch
+    shapes = [a if isinstance(a, tuple) else a.shape for a in expanded if a is not None]
+    if not shapes:
+        raise RuntimeError("sym_strides() called on an undefined Tensor")
+    broadcast = _broadcast_index_shapes(shapes, meta)
+    return expanded, _index_result_shape(self._shape, expanded, broadcast)
+
+
+def index(self: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
+    if not indices:
+        raise IndexError("at least one index must be provided")
+    if self._data is not None and len(indices) == 1 and indices[0] is not None:
+        fast = _index_fast_path(self, indices[0])
+        if fast is not None:
+            return fast
+    expanded, shape = _prepare_index(self, indices)
+    if self._data is None:
+        return meta_tensor(shape, self._dtype)
+    _check_index_bounds(self._shape, expanded)
+    return from_array(self._data[_numpy_key(expanded)], self._dtype)
+
+
+def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
+    """x[mask] with a full-shape bool mask, and x[idx] with in-range 1-D indices: one NumPy call."""
+    if i._data is None:
+        return None
+    if i._dtype is _dt.bool and i._shape == self._shape and self._shape:
+        return from_array(self._data[i._data], self._dtype)
+    if (i._dtype is _dt.int64 or i._dtype is _dt.int32) and self._shape and len(i._shape) == 1 and i._shape[0]:
+        size = self._shape[0]
+        data = i._data
+        if -size <= data.min() and data.max() < size:
+            return from_array(self._data[data], self._dtype)
+    return None
+
+
+register("index", CPU_META, index)
+register("index_out", CPU_META, same_dtype_out_of(
+    index, lambda self, out: f"index_out: self ({self._dtype._c10_name}) and result "
+                             f"({out._dtype._c10_name}) must have the same scalar type"))
+
+
+def _check_values_shape(values: Tensor, shape: tuple[int, ...]) -> None:
+    """Values broadcast to the indexing result without growing it (no extra leading dims)."""
+    vshape = values._shape
+    ok = len(vshape) <= len(shape) and all(v == 1 or v == s for v, s in zip(reversed(vshape), reversed(shape)))
+    if not ok:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {dims(vshape)} cannot be broadcast to indexing "
+            f"result of shape {dims(shape)}"
+        )
+
+
+def _index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+                     accumulate: bool = False, unsafe: bool = False) -> Tensor:
+    """The kernel behind index_put_: self[indices] = values (or += with accumulate)."""
+    meta = self._data is None
+    _check_index_count(self, indices, meta)
+    if self._data is not None and any(st == 0 and s > 1 for s, st in zip(self._shape, self._data.strides)):
+        warnings.warn(
+            "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+            "performing this operation. This also applies to advanced indexing e.g. "
+            "tensor[indices] = tensor"
+        )
+    check_no_overlap(self, values)
+    if meta or values._data is None:
+        return self  # PyTorch's Meta kernel checks no more than the index count
+    if not accumulate and _masked_fill_shortcut(self, indices, values):
+        return self
+    expanded, shape = _prepare_index(self, indices)
+    _check_values_shape(values, shape)
+    if values._dtype is not self._dtype:
+        raise RuntimeError(
+            f"Index put requires the source and destination dtypes match, got "
+            f"{self._dtype._c10_name} for the destination and {values._dtype._c10_name} for the source."
+        )
+    _check_index_bounds(self._shape, expanded)
+    key = _numpy_key(expanded)
+    if accumulate:
+        np.add.at(self._data, key, np.broadcast_to(values._data, shape))
+    else:
+        self._data[key] = values._data
+    return self
+
+
+def _masked_fill_shortcut(self: Tensor, indices: Sequence[Tensor | None], values: Tensor) -> bool:
+    """PyTorch's CPU index_put_ hands `x[mask] = one_value` to masked_fill_: the value is then
+    a Scalar (no dtype check, an overflow check instead) and a uint8 mask is refused."""
+    if values.numel() != 1:
+        return False
+    defined = [(pos, t) for pos, t in enumerate(indices) if t is not None]
+    if len(defined) != 1:
+        return False
+    pos, mask = defined[0]
+    if mask._dtype is not _dt.bool and mask._dtype is not _dt.uint8:
+        return False
+    if mask._shape != self._shape[pos:pos + len(mask._shape)] or mask._data is None:
+        return False
+    if mask._dtype is _dt.uint8:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    value = scalar_to(values.item(), self._dtype)
+    self._data[(slice(None),) * pos + (mask._data,)] = value
+    return True
+
+
+def _index_put_impl(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
+                    accumulate: bool = False, unsafe: bool = False) -> Tensor:
+    return op_for("aten::_index_put_impl_")(clone(self), indices, values, accumulate, unsafe)
+
+
+def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
+    # CompositeExplicitAutograd in PyTorch: the safe front of _index_put_impl_.
+    return op_for("aten::_index_put_impl_")(self, indices, values, accumulate, False)
+
+
+def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
+    return op_for("aten::index_put_")(clone(self), indices, values, accumulate)
+
+
+register("_index_put_impl_", CPU_META, _index_put_impl_)
+register("_index_put_impl", "CompositeExplicitAutograd", _index_put_impl)
+register("_index_put_impl_out", "CompositeExplicitAutograd", exact_out_of(_index_put_impl))
+register("index_put_", ("CompositeExplicitAutograd", "Meta"), index_put_)
+register("index_put", ("CompositeExplicitAutograd", "Meta"), index_put)
+register("index_put_out", "CompositeExplicitAutograd", exact_out_of(index_put))
+
+
+# --- gather / scatter -----------------------------------------------------------------------------
+#
+# Both pair each element of `index` with the element of self (or src) at the same
+# coordinates, except along `dim`, where the index value is used. A 0-dim tensor counts
+# as 1-dim here, as in PyTorch.
+
+
+def _check_index_dtype(index: Tensor, op: str, meta: bool) -> None:
+    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
+        suffix = f", but got {index._dtype}" if meta and op == "gather" else ""
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index{suffix}")
+
+
+def _ndim1(t: Tensor) -> int:
+    return max(len(t._shape), 1)
+
+
+def _shape1(t: Tensor) -> tuple[int, ...]:
+    return t._shape or (1,)
+
+
+def _along_key(index: np.ndarray, dim: int) -> tuple:
+    """The NumPy key that pairs each element of `index` with its target: coordinates of the
+    element itself in every dim but `dim`, the index value there."""
+    ndim = index.ndim
+    key = []
+    for d, size in enumerate(index.shape):
+        if d == dim:
+            key.append(index)
+        else:
+            shape = [1] * ndim
+            shape[d] = size
+            key.append(np.arange(size).reshape(shape))
+    return tuple(key)
+
+
+def _check_along_bounds(index: np.ndarray, dim: int, size: int) -> None:
+    bad = first_out_of_bounds(index, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _check_gather_shapes(self: Tensor, dim: int, index: Tensor, meta: bool) -> None:
+    if _ndim1(index) != _ndim1(self):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    if index.numel() == 0:
+        return
+    ishape, sshape = _shape1(index), _shape1(self)
+    for d in range(len(ishape)):
+        if d != dim and ishape[d] > sshape[d]:
+            show = (lambda s: f"torch.Size({list(s)})") if meta else dims
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {show(index._shape)} to be no "
+                f"larger than self {show(self._shape)} apart from dimension {dim}"
+            )
+
+
+def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    meta = self._data is None
+    dim = _wrap_dim(dim, len(self._shape))
+    _check_index_dtype(index, "gather", meta)
+    _check_gather_shapes(self, dim, index, meta)
+    if meta or index._data is None:
+        return meta_tensor(index._shape, self._dtype)
+    idx = index_array(index).reshape(_shape1(index))
+    _check_along_bounds(idx, dim, _shape1(self)[dim])
+    if idx.size == 0:
+        return from_array(np.empty(index._shape, self._data.dtype), self._dtype)
+    data = self._data.reshape(_shape1(self))
+    return from_array(data[_along_key(idx, dim)].reshape(index._shape), self._dtype)
+
+
+register("gather", CPU_META, gather)
+register("gather_out", CPU_META, exact_out_of(gather))
+
+
+def _check_scatter_shapes(self: Tensor, dim: int, index: Tensor, src: Tensor | None) -> None:
+    if _ndim1(index) != _ndim1(self):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src is not None and _ndim1(src) != _ndim1(index):
+        if _ndim1(src) < _ndim1(index):
+            _wrap_dim(_ndim1(src), _ndim1(src))  # PyTorch reads src.size(d) first: IndexError
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if index.numel() == 0:
+        return
+    ishape, sshape = _shape1(index), _shape1(self)
+    srcshape = _shape1(src) if src is not None else None
+    too_big = any(d != dim and ishape[d] > sshape[d] for d in range(len(ishape)))
+    if srcshape is not None:
+        too_big = too_big or any(i > s for i, s in zip(ishape, srcshape))
+    if too_big:
+        message = (f"Expected index {dims(index._shape)} to be no larger than self {dims(self._shape)} "
+                   f"apart from dimension {dim}")
+        if src is not None:
+            message += f" and to be no larger size than src {dims(src._shape)}"
+        raise RuntimeError(message)
+
+
+_SCATTER_REDUCE = {"add": np.add, "multiply": np.multiply}
+
+
+def _scatter_reduce_op(reduce: str | None) -> Any:
+    if reduce is None:
+        return None
+    if reduce not in _SCATTER_REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return _SCATTER_REDUCE[reduce]
+
+
+def _scatter_into(out: Tensor, dim: int, index: Tensor, values: Any, ufunc: Any) -> None:
+    """Write (or reduce) `values` into out's array at the positions `index` names along dim."""
+    idx = index_array(index).reshape(_shape1(index))
+    _check_along_bounds(idx, dim, _shape1(out)[dim])
+    if idx.size == 0:
+        return
+    target = out._data.reshape(_shape1(out)) if not out._shape else out._data
+    key = _along_key(idx, dim)
+    if ufunc is None:
+        target[key] = values
+    else:
+        ufunc.at(target, key, values)
+
+
+def _src_values(src: Tensor, index: Tensor) -> np.ndarray:
+    """The part of src that pairs with index (src may be larger in every dim)."""
+    data = src._data.reshape(_shape1(src))
+    return data[tuple(slice(0, s) for s in _shape1(index))]
+
+
+def _scatter_src_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str | None) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    _check_index_dtype(index, "scatter", self._data is None)
+    if src._dtype is not self._dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_scatter_shapes(self, dim, index, src)
+    ufunc = _scatter_reduce_op(reduce)
+    if self._data is None or index._data is None or src._data is None:
+        return self
+    check_no_internal_overlap(self)
+    check_no_overlap(self, src)
+    _scatter_into(self, dim, index, _src_values(src, index), ufunc)
+    return self
+
+
+def _scatter_value_(self: Tensor, dim: int, index: Tensor, value: Any, reduce: str | None) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    _check_index_dtype(index, "scatter", self._data is None)
+    _check_scatter_shapes(self, dim, index, None)
+    ufunc = _scatter_reduce_op(reduce)
+    if self._data is None or index._data is None:
+        return self
+    check_no_internal_overlap(self)
+    _scatter_into(self, dim, index, scalar_to(value, self._dtype), ufunc)
+    return self
+
+
+def _warn_scatter_src_reduce() -> None:
+    warnings.warn(
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+        "future PyTorch release. Use torch.scatter_reduce instead for more reduction options."
+    )
+
+
+def scatter_src_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    return _scatter_src_(self, dim, index, src, None)
+
+
+def scatter_value_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    return _scatter_value_(self, dim, index, value, None)
+
+
+def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce: str) -> Tensor:
+    _warn_scatter_src_reduce()
+    return _scatter_src_(self, dim, index, src, reduce)
+
+
+def scatter_value_reduce_(self: Tensor, dim: int, index: Tensor, value: Any, *, reduce: str) -> Tensor:
+    return _scatter_value_(self, dim, index, value, reduce)
+
+
+def _functional(inplace: Callable) -> Callable:
+    """The out-of-place form of an in-place kernel: run it on a copy of self."""
+
+    def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return inplace(clone(self), *args, **kwargs)
+
+    functional.__name__ = inplace.__name__.rstrip("_")
+    functional.__wrapped__ = inplace  # type: ignore[attr-defined]
+    return functional
+
+
+def _register_inplace_family(name: str, inplace: Callable) -> None:
+    """name_ (in place), name (on a copy) and name_out (exact dtype), for CPU and Meta."""
+    functional = _functional(inplace)
+    register(name + "_", CPU_META, inplace)
+    register(name, CPU_META, functional)
+    register(name + "_out", CPU_META, exact_out_of(functional))
+
+
+_register_inplace_family("scatter_src", scatter_src_)
+_register_inplace_family("scatter_value", scatter_value_)
+_register_inplace_family("scatter_reduce", scatter_reduce_)
+_register_inplace_family("scatter_value_reduce", scatter_value_reduce_)
+
+
+def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    return _scatter_src_(self, dim, index, src, "add")
+
+
+_register_inplace_family("scatter_add", scatter_add_)
+
+
+# --- scatter_reduce.two ---------------------------------------------------------------------------
+
+_TWO_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.fmax, "amin": np.fmin}
+
+
+def _reduction_identity(reduce: str, np_dtype: np.dtype) -> Any:
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if np_dtype.kind == "f" or np_dtype.kind == "V" or np_dtype.name == "bfloat16":
+        return -np.inf if reduce == "amax" else np.inf
+    if np_dtype.kind == "b":
+        return reduce == "amin"
+    info = np.iinfo(np_dtype)
+    return info.min if reduce == "amax" else info.max
+
+
+def scatter_reduce_two_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                        include_self: bool = True) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    _check_index_dtype(index, "scatter", self._data is None)
+    if src._dtype is not self._dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_scatter_shapes(self, dim, index, src)
+    if reduce == "max" or reduce == "min":
+        reduce = "a" + reduce
+    if reduce not in _TWO_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got " + reduce)
+    if reduce == "mean" and self._dtype is _dt.bool:
+        raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented for \'Bool\'')
+    if self._data is None or index._data is None or src._data is None:
+        return self
+    check_no_internal_overlap(self)
+    idx = index_array(index).reshape(_shape1(index))
+    _check_along_bounds(idx, dim, _shape1(self)[dim])
+    if idx.size:
+        _scatter_reduce_arrays(self._data.reshape(_shape1(self)), _along_key(idx, dim),
+                               _src_values(src, index), reduce, include_self)
+    return self
+
+
+def _scatter_reduce_arrays(target: np.ndarray, key: tuple, values: np.ndarray, reduce: str,
+                           include_self: bool) -> None:
+    # NaN propagates through amax / amin in PyTorch: fmax/fmin would drop it, so mark NaNs.
+    ufunc = _TWO_REDUCTIONS[reduce]
+    if reduce in ("amax", "amin") and target.dtype.kind not in "iub":
+        ufunc = np.maximum if reduce == "amax" else np.minimum
+    if not include_self:
+        target[key] = _reduction_identity(reduce, target.dtype)
+    ufunc.at(target, key, values)
+    if reduce == "mean":
+        counts = np.zeros(target.shape, np.int64)
+        np.add.at(counts, key, 1)
+        counts += 1 if include_self else 0
+        touched = counts > 0
+        if target.dtype.kind in "iu":
+            target[touched] = target[touched].astype(np.int64) // counts[touched]  # floor, as PyTorch
+        else:
+            target[touched] = (target[touched].astype(np.float64) / counts[touched]).astype(target.dtype)
+
+
+_register_inplace_family("scatter_reduce_two", scatter_reduce_two_)
+
+
+# --- index_select / index_add -----------------------------------------------------------------------
+
+
+def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    meta = self._data is None or index._data is None
+    if len(index._shape) > 1 and not meta:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    n = index.numel()
+    shape = list(self._shape)
+    if shape:
+        shape[dim] = n
+    elif n != 1 and not meta:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} value(s)")
+    if meta:
+        return meta_tensor(tuple(shape), self._dtype)
+    idx = index_array(index).reshape(-1)
+    size = _shape1(self)[dim]
+    if self._shape and size == 0 and n:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    bad = first_out_of_bounds(idx, size)
+    if bad is not None:
+        if dim == 0:
+            raise IndexError("index out of range in self")
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    if not self._shape:
+        return from_array(self._data.copy(), self._dtype)
+    return from_array(np.take(self._data, idx, axis=dim), self._dtype)
+
+
+register("index_select", CPU_META, index_select)
+register("index_select_out", CPU_META, same_dtype_out_of(
+    index_select, lambda self, out: "index_select(): self and result must have the same scalar type"))
+
+
+def _check_index_add(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
+    if len(index._shape) > 1:
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {len(index._shape)} with "
+            f"type: {index._dtype._c10_name} and size: {dims(index._shape)}"
+        )
+    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {index._dtype._c10_name}")
+    if self._dtype is not source._dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({self._dtype._c10_name}) and source ({source._dtype._c10_name}) "
+            "must have the same scalar type"
+        )
+    n = index.numel()
+    if n != (source._shape[dim] if source._shape else 1):
+        if not source._shape:  # PyTorch's message reads source.size(dim), which fails first
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): "
+            f"({source._shape[dim]}), for dim: {dim}"
+        )
+    same_rank = len(source._shape) == len(self._shape)
+    if not same_rank or any(s != t for d, (s, t) in enumerate(zip(self._shape, source._shape)) if d != dim):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. "
+            f"Got self.shape = {dims(self._shape)} source.shape = {dims(source._shape)}"
+        )
+
+
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    if self._data is None or index._data is None or source._data is None:
+        return self  # PyTorch's Meta kernel checks nothing here
+    _check_index_add(self, dim, index, source)
+    check_no_internal_overlap(self)
+    check_no_overlap(self, source)
+    idx = index_array(index).reshape(-1)
+    _check_along_bounds(idx, dim, _shape1(self)[dim])
+    values = source._data
+    if alpha != 1:
+        values = values * scalar_to(alpha, self._dtype)
+    if not self._shape:
+        if idx.size:
+            self._data[...] += values.sum(dtype=values.dtype) if idx.size > 1 else values
+        return self
+    np.add.at(self._data, (slice(None),) * dim + (idx,), values)
+    return self
+
+
+_register_inplace_family("index_add", index_add_)
+
+
+# --- nonzero / masked_select ---------------------------------------------------------------------
+
+
+def nonzero(self: Tensor) -> Tensor:
+    if self._data is None:
+        raise NotImplementedError(NONZERO_META_MESSAGE)
+    data = self._data
+    if not self._shape:
+        count = 1 if data.astype(bool) else 0
+        return from_array(np.zeros((count, 0), np.int64), _dt.int64)
+    coords = np.nonzero(data)
+    # PyTorch's result is (n, ndim) laid out column by column: strides (1, n).
+    stacked = np.stack(coords).astype(np.int64, copy=False) if coords else np.zeros((0, 0), np.int64)
+    return from_array(stacked.T, _dt.int64)
+
+
+def nonzero_out(self: Tensor, *, out: Tensor) -> Tensor:
+    if out._dtype is not _dt.int64:
+        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{out._dtype._c10_name}")
+    return write_out(out, nonzero(self))
+
+
+register("nonzero", CPU_META, nonzero)
+register("nonzero_out", CPU_META, nonzero_out)
+
+
+def nonzero_public(input: Tensor, *, out: Tensor | None = None, as_tuple: bool = False) -> Any:
+    """torch.nonzero: as_tuple=True gives one 1-D tensor per dimension. PyTorch does this in
+    its Python binding, over aten::nonzero and aten::unbind (a 0-dim input unsqueezed first)."""
+    if not as_tuple:
+        if out is None:
+            return op_for("aten::nonzero")(input)
+        return op_for("aten::nonzero.out")(input, out=out)
+    if out is not None:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    if not input._shape:
+        input = from_array(input._data.reshape(1), input._dtype) if input._data is not None else input
+    result = op_for("aten::nonzero")(input)
+    return tuple(from_array(np.ascontiguousarray(result._data[:, d]), _dt.int64) for d in range(result._shape[1]))
+
+
+def _nonzero_method(self: Tensor, *, as_tuple: bool = False) -> Any:
+    return nonzero_public(self, as_tuple=as_tuple)
+
+
+Tensor.nonzero = _nonzero_method  # type: ignore[attr-defined]  (the generated method has no as_tuple)
+
+
+def masked_select(self: Tensor, mask: Tensor) -> Tensor:
+    if mask._dtype is not _dt.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    from .elementwise import broadcast_shapes
+
+    shape = broadcast_shapes(mask._shape, self._shape)
+    data = np.broadcast_to(self._data, shape)
+    return from_array(data[np.broadcast_to(mask._data, shape)], self._dtype)
+
+
+register("masked_select", "CPU", masked_select)
+register("masked_select_out", "CPU", same_dtype_out_of(
+    masked_select, lambda self, out: "masked_select(): self and result must have the same scalar type"))
