@@ -1,0 +1,250 @@
+"""The autograd engine, grad modes and hooks, against torch on the same programs."""
+
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+import torch
+
+import torchpy
+
+LIBS = (torch, torchpy)
+
+
+def _leaves(lib, *arrays, dtype="float32"):
+    return [lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True) for a in arrays]
+
+
+def _grads(ts):
+    return [None if t.grad is None else np.asarray(t.grad.tolist()) for t in ts]
+
+
+def _same_grads(program, *arrays):
+    results = []
+    for lib in LIBS:
+        leaves = _leaves(lib, *arrays)
+        program(lib, *leaves)
+        results.append(_grads(leaves))
+    for theirs, ours in zip(*results):
+        if theirs is None:
+            assert ours is None
+        else:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    return results
+
+
+A = [1.0, 2.0, 3.0]
+B = [4.0, -5.0, 6.0]
+
+
+def test_backward_accumulates_into_leaves():
+    _same_grads(lambda t, a, b: (a * b + a / b - b).backward(t.ones(3)), A, B)
+
+
+def test_broadcast_gradients_are_unbroadcast():
+    _same_grads(lambda t, a, b: (a * b).backward(t.ones(2, 3)), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[2.0, 3.0, 4.0]])
+
+
+def test_gradients_accumulate_across_backward_calls():
+    def program(t, a, b):
+        y = a * b
+        y.backward(t.ones(3), retain_graph=True)
+        y.backward(t.ones(3))
+
+    _same_grads(program, A, B)
+
+
+def test_shared_subexpression_gets_summed_gradients():
+    def program(t, a, b):
+        c = a * b
+        (c * c + c).backward(t.ones(3))
+
+    _same_grads(program, A, B)
+
+
+def _error(fn):
+    messages = []
+    for lib in LIBS:
+        with pytest.raises(Exception) as info:
+            fn(lib)
+        messages.append((type(info.value), str(info.value)))
+    assert messages[0] == messages[1], messages
+    return messages[0]
+
+
+def test_backward_twice_without_retain_graph_is_torchs_error():
+    def fn(t):
+        a, b = _leaves(t, A, B)
+        y = a * b
+        y.backward(t.ones(3))
+        y.backward(t.ones(3))
+
+    assert _error(fn)[1].startswith("Trying to backward through the graph a second time")
+
+
+def test_implicit_grad_needs_a_scalar():
+    _error(lambda t: (_leaves(t, A)[0] * 2).backward())
+
+
+def test_backward_of_a_tensor_without_grad_fn():
+    _error(lambda t: t.tensor([1.0, 2.0]).backward(t.ones(2)))
+
+
+def test_grad_shape_mismatch():
+    _error(lambda t: (_leaves(t, A)[0] * 2).backward(t.ones(2)))
+
+
+def test_inplace_on_a_leaf_that_requires_grad():
+    _error(lambda t: _leaves(t, A)[0].mul_(2))
+
+
+def test_modified_saved_tensor_is_reported_with_the_version():
+    def fn(t):
+        a, b = _leaves(t, A, B)
+        c = a * b
+        d = c * c
+        c.mul_(2)
+        d.backward(t.ones(3))
+
+    kind, message = _error(fn)
+    assert "is at version 1; expected version 0 instead" in message
+
+
+def test_autograd_grad_returns_gradients_without_accumulating():
+    results = []
+    for lib in LIBS:
+        a, b = _leaves(lib, A, B)
+        (ga, gb) = lib.autograd.grad((a * b).sum() if hasattr(lib.Tensor, "sum") else None, (a, b))
+        results.append((ga.tolist(), gb.tolist(), a.grad, b.grad))
+    assert results[0] == results[1]
+
+
+def test_autograd_grad_unused_inputs():
+    for lib in LIBS:
+        a, b = _leaves(lib, A, B)
+        y = a * 2
+        with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+            lib.autograd.grad(y, (a, b), lib.ones(3), retain_graph=True)
+        ga, gb = lib.autograd.grad(y, (a, b), lib.ones(3), allow_unused=True, retain_graph=True)
+        assert gb is None and ga.tolist() == [2.0, 2.0, 2.0]
+        ga, gb = lib.autograd.grad(y, (a, b), lib.ones(3), materialize_grads=True)
+        assert gb.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_double_backward_through_mul():
+    results = []
+    for lib in LIBS:
+        (a,) = _leaves(lib, A)
+        y = a * a * a
+        (g,) = lib.autograd.grad(y, a, lib.ones(3), create_graph=True)
+        (gg,) = lib.autograd.grad(g, a, lib.ones(3))
+        results.append((g.tolist(), gg.tolist()))
+    assert results[0] == results[1]
+
+
+def test_tensor_hooks_run_in_order_and_can_replace_the_grad():
+    results = []
+    for lib in LIBS:
+        a, b = _leaves(lib, A, B)
+        c = a * b
+        seen = []
+        c.register_hook(lambda g: seen.append(("first", g.tolist())))
+        c.register_hook(lambda g: g * 10)
+        c.register_hook(lambda g: seen.append(("third", g.tolist())))
+        a.register_hook(lambda g: seen.append(("leaf", g.tolist())))
+        c.backward(lib.ones(3))
+        results.append((seen, a.grad.tolist(), b.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def test_hook_handles_remove_and_hooks_need_requires_grad():
+    for lib in LIBS:
+        (a,) = _leaves(lib, A)
+        handle = a.register_hook(lambda g: g * 0)
+        handle.remove()
+        (a * 1).backward(lib.ones(3))
+        assert a.grad.tolist() == [1.0, 1.0, 1.0]
+    _error(lambda t: t.tensor([1.0]).register_hook(lambda g: g))
+
+
+def test_retain_grad_and_node_hooks():
+    results = []
+    for lib in LIBS:
+        a, b = _leaves(lib, A, B)
+        c = a * b
+        c.retain_grad()
+        d = c * 3
+        log = []
+        d.grad_fn.register_prehook(lambda grads: log.append("pre"))
+        d.grad_fn.register_hook(lambda grad_inputs, grad_outputs: log.append("post"))
+        d.backward(lib.ones(3))
+        results.append((c.retains_grad, c.grad.tolist(), log, d.grad_fn.name(),
+                        [type(f).__name__ if f is not None else None for f, _ in d.grad_fn.next_functions]))
+    assert results[0][:4] == results[1][:4]
+
+
+def test_grad_modes_as_context_managers_and_decorators():
+    for lib in LIBS:
+        (a,) = _leaves(lib, A)
+        with lib.no_grad():
+            assert not lib.is_grad_enabled()
+            assert not (a * 2).requires_grad
+            with lib.enable_grad():
+                assert (a * 2).requires_grad
+        with lib.set_grad_enabled(False):
+            assert not (a * 2).requires_grad
+        assert lib.is_grad_enabled()
+
+        @lib.no_grad()
+        def f(x):
+            return x * 2
+
+        assert not f(a).requires_grad
+        with lib.inference_mode():
+            assert lib.is_inference_mode_enabled() and not (a * 2).requires_grad
+        assert not lib.is_inference_mode_enabled()
+
+
+def test_grad_mode_is_per_thread():
+    seen = []
+    with torchpy.no_grad():
+        thread = threading.Thread(target=lambda: seen.append(torchpy.is_grad_enabled()))
+        thread.start()
+        thread.join()
+    assert seen == [True]
+
+
+def test_grad_mode_restored_after_an_exception():
+    with pytest.raises(ValueError):
+        with torchpy.no_grad():
+            raise ValueError
+    assert torchpy.is_grad_enabled()
+
+
+def test_deep_graph_runs_without_recursion():
+    (a,) = _leaves(torchpy, [1.0])
+    y = a
+    for _ in range(5000):
+        y = y * 1.0
+    y.backward(torchpy.ones(1))
+    assert a.grad.tolist() == [1.0]
+
+
+def test_saved_tensors_are_freed_after_backward():
+    a, b = _leaves(torchpy, A, B)
+    big = b * 2
+    ref = weakref.ref(big)
+    y = a * big
+    del big
+    gc.collect()
+    assert ref() is not None  # kept alive by the graph
+    y.backward(torchpy.ones(3))
+    gc.collect()
+    assert ref() is None
+
+
+def test_integer_outputs_are_not_differentiable():
+    (a,) = _leaves(torchpy, A)
+    assert not (a > 1).requires_grad if hasattr(torchpy.Tensor, "__gt__") else True
