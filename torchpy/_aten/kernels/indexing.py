@@ -12,6 +12,7 @@ computed on Meta; those raise what PyTorch raises there.
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any, Callable, Sequence
 
@@ -128,12 +129,10 @@ def index_array(t: Tensor) -> np.ndarray:
 
 def first_out_of_bounds(idx: np.ndarray, size: int) -> int | None:
     """The first index (C order) outside [0, size), or None; negative indices are out too."""
-    if idx.size == 0:
+    if idx.size == 0 or (idx.min() >= 0 and idx.max() < size):
         return None
-    bad = (idx < 0) | (idx >= size)
-    if not bad.any():
-        return None
-    return int(idx.reshape(-1)[int(np.argmax(bad.reshape(-1)))])
+    flat = idx.reshape(-1)
+    return int(flat[int(np.argmax((flat < 0) | (flat >= size)))])
 
 
 # --- scalars written into tensors ------------------------------------------------------------
@@ -158,6 +157,22 @@ def scalar_to(value: Any, d: _dt.dtype) -> Any:
         return np.array(value).astype(np_type)[()]
 
 
+_LIMITS: dict[_dt.dtype, tuple[Any, Any]] = {}
+
+
+def _limits(d: _dt.dtype, np_type: np.dtype) -> tuple[Any, Any]:
+    limits = _LIMITS.get(d)
+    if limits is None:
+        if d.is_floating_point:
+            top = float(ml_dtypes.finfo(np_type).max)
+            limits = (-top, top)
+        else:
+            info = np.iinfo(np_type)
+            limits = (int(info.min), int(info.max))
+        _LIMITS[d] = limits
+    return limits
+
+
 def _overflows(value: Any, d: _dt.dtype, np_type: np.dtype) -> bool:
     if d.is_complex:
         return False
@@ -165,13 +180,11 @@ def _overflows(value: Any, d: _dt.dtype, np_type: np.dtype) -> bool:
         if value.imag != 0:
             return True
         value = value.real
-    if d.is_floating_point:  # inf and nan convert; finite values must fit
-        finite = isinstance(value, bool) or np.isfinite(value)
-        return d is not _dt.float64 and finite and abs(float(value)) > float(ml_dtypes.finfo(np_type).max)
-    if isinstance(value, float) and not np.isfinite(value):
-        return True
-    info = np.iinfo(np_type)
-    return not info.min <= int(value) <= info.max
+    low, high = _limits(d, np_type)
+    if low <= value <= high:
+        return False
+    infinite_or_nan = value != value or value in (math.inf, -math.inf)
+    return not (d.is_floating_point and infinite_or_nan)  # inf and nan fit floats only
 
 
 # --- index.Tensor and index_put_ ----------------------------------------------------------------
