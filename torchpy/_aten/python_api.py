@@ -30,7 +30,7 @@ class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
-                 "option_defaults")
+                 "option_defaults", "out_names")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -43,12 +43,12 @@ class _Candidate:
         self.tensor_names = frozenset(name for _, name in plain_tensor)
         self.return_type = return_type
         # Python's varargs form of an int list: zeros(2, 3), x.view(2, 3), x.permute(1, 0).
-        # Allowed, as in PyTorch's parser, for the first int-list parameter when it is the
-        # first positional one after any leading Tensor.
+        # Allowed, as in PyTorch's parser, when the int list is the only positional parameter
+        # after any leading Tensor (x.sum(0, True) is dim=0, keepdim=True, not dim=[0, 1]).
         self.varargs_at = -1
         positional = [a for a in schema.arguments if not a.kwarg_only]
         start = 1 if positional and positional[0].type.base_name == "Tensor" and not positional[0].type.is_list else 0
-        if len(positional) > start:
+        if len(positional) == start + 1:
             arg = positional[start]
             if arg.type.is_list and arg.type.base_name in ("int", "SymInt"):
                 self.varargs_at = start
@@ -64,12 +64,18 @@ class _Candidate:
                 defaults.append(("device", CPU))
             defaults.append(("pin_memory", False))
         self.option_defaults = tuple(defaults)
+        # Python passes several out= tensors as one tuple: torch.max(x, 0, out=(values, indices)).
+        outs = tuple(a.name for a in schema.arguments if a.kwarg_only and a.is_write)
+        self.out_names = outs if len(outs) > 1 else ()
 
     def normalize_python_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, bool]:
         """(args, kwargs, requires_grad) with Python-only conveniences folded in."""
         at = self.varargs_at
         if at >= 0 and len(args) > at and all(isinstance(a, int) or hasattr(a, "__index__") for a in args[at:]):
             args = args[:at] + (list(args[at:]),)
+        if self.out_names and isinstance(kwargs.get("out"), (tuple, list)):
+            kwargs = dict(kwargs)
+            kwargs.update(zip(self.out_names, kwargs.pop("out")))
         requires_grad = False
         if self.is_factory and ("requires_grad" in kwargs or self.option_defaults):
             kwargs = dict(kwargs)

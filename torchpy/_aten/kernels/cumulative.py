@@ -1,0 +1,67 @@
+"""cumsum and cumprod (functional, in-place and out=).
+
+Dtype rule as sum's: integers and bool widen to int64, dtype= casts the input first;
+16-bit floats accumulate in float32.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..._tensor import dtype as _dt
+from ..._tensor.dtype import dtype
+from ..._tensor.tensor import Tensor, _wrap_dim
+from ..registry import register
+from .reduction_util import TYPE_META_NAMES, accumulate_dtype, cast, is_integral, meta, out_kernel, wrap
+from .variants import write_inplace
+
+
+def _scan(ufunc: np.ufunc, self: Tensor, dim: int, dtype: dtype | None) -> Tensor:
+    result = dtype if dtype is not None else (_dt.int64 if is_integral(self._dtype) else self._dtype)
+    ndim = len(self._shape)
+    axis = _wrap_dim(dim, ndim)
+    if self._data is None:
+        return meta(self._shape, result)
+    compute = accumulate_dtype(result)
+    data = cast(self._data, compute)
+    if ndim == 0:
+        return wrap(data.copy(), result)
+    return wrap(ufunc.accumulate(data, axis=axis), result)
+
+
+def cumsum(self: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
+    return _scan(np.add, self, dim, dtype)
+
+
+def cumprod(self: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
+    return _scan(np.multiply, self, dim, dtype)
+
+
+def _inplace(name: str, functional: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    def kernel(self: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
+        if dtype is not None and dtype is not self._dtype:
+            if self._data is None:
+                raise RuntimeError("dtype argument and out dtype must match in reduction")
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {TYPE_META_NAMES[self._dtype]} and output "
+                f"tensor dtype {TYPE_META_NAMES[dtype]} should match"
+            )
+        if self._dtype is _dt.bool and self._data is not None:
+            raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+        return write_inplace(self, functional(self, dim, dtype=self._dtype))
+
+    kernel.__name__ = name + "_"
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
+
+
+_BACKEND = ("CPU", "Meta")
+
+register("cumsum", _BACKEND, cumsum)
+register("cumprod", _BACKEND, cumprod)
+register("cumsum_", _BACKEND, _inplace("cumsum", cumsum))
+register("cumprod_", _BACKEND, _inplace("cumprod", cumprod))
+register("cumsum_out", _BACKEND, out_kernel(cumsum, "dtype"))
+register("cumprod_out", _BACKEND, out_kernel(cumprod, "dtype"))

@@ -1,0 +1,194 @@
+"""What every reduction kernel shares: dims, output shapes, dtype rules, out= policies.
+
+A reduction kernel is a thin Tensor-level adapter: it normalizes `dim` into NumPy
+axes and an output shape (`layout`), picks the result dtype by the op's rule, returns
+a meta tensor when there is no data, and otherwise hands arrays to NumPy.
+
+out= kernels differ between ops in how they treat `out`'s dtype, and PyTorch's
+messages say which rule an op follows; `out_kernel(functional, policy)` builds one.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..._tensor import dtype as _dt
+from ..._tensor.dtype import dtype
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from .variants import write_out
+
+# c10's TypeMeta names, which "Expected out tensor to have dtype ..." messages use.
+TYPE_META_NAMES = {
+    _dt.bool: "bool", _dt.uint8: "unsigned char", _dt.int8: "signed char",
+    _dt.int16: "short int", _dt.int32: "int", _dt.int64: "long int",
+    _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16", _dt.float32: "float",
+    _dt.float64: "double", _dt.complex32: "c10::complex<c10::Half>",
+    _dt.complex64: "c10::complex<float>", _dt.complex128: "c10::complex<double>",
+}  # fmt: skip
+
+# 16-bit floats are accumulated in float32, as PyTorch's CPU kernels do (acc_type).
+_ACCUMULATE = {_dt.float16: np.dtype(np.float32), _dt.bfloat16: np.dtype(np.float32)}
+
+
+def is_floating_or_complex(d: dtype) -> bool:
+    return d.is_floating_point or d.is_complex
+
+
+def is_integral(d: dtype) -> bool:
+    """Integer or bool: the dtypes whose sums and products widen to int64."""
+    return not (d.is_floating_point or d.is_complex)
+
+
+def accumulate_dtype(d: dtype) -> np.dtype:
+    """The NumPy dtype to compute in for results of dtype `d`."""
+    return _ACCUMULATE.get(d) or d._numpy
+
+
+def cast(data: np.ndarray, np_dtype: np.dtype) -> np.ndarray:
+    """`data` as `np_dtype` (itself if it already is); complex to real warns as PyTorch does."""
+    if data.dtype == np_dtype:
+        return data
+    if data.dtype.kind == "c" and np_dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=5)
+        data = data.real
+    return data.astype(np_dtype)
+
+
+# --- dims ------------------------------------------------------------------------------------
+
+
+def normalize_dims(dim: int | Sequence[int] | None, ndim: int, all_if_empty: bool = True) -> tuple[int, ...] | None:
+    """Sorted, wrapped dims to reduce; None means every dim.
+
+    `dim=None` reduces every dim; so does `dim=[]` for most reductions (all_if_empty),
+    though any/all.dims treat [] as "no dims". A dim named twice is PyTorch's error.
+    """
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        axis = _wrap_dim(dim, ndim)
+        return (axis,) if ndim else ()
+    if not dim:
+        return None if all_if_empty else ()
+    seen = 0
+    for d in dim:
+        wrapped = _wrap_dim(d, ndim)
+        bit = 1 << wrapped
+        if seen & bit:
+            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+        seen |= bit
+    if not ndim:
+        return ()  # a 0-dim tensor accepts dims 0 and -1 and has nothing to reduce
+    return tuple(i for i in range(ndim) if seen >> i & 1)
+
+
+def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None, keepdim: bool) -> tuple[int, ...]:
+    """The output shape of reducing `axes` (None: all) of `shape`."""
+    if axes is None:
+        return (1,) * len(shape) if keepdim else ()
+    if keepdim:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in axes)
+
+
+def layout(self: Tensor, dim: Any, keepdim: bool, all_if_empty: bool = True) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
+    """(NumPy axes, output shape) for reducing `dim` of `self`."""
+    axes = normalize_dims(dim, len(self._shape), all_if_empty)
+    return axes, reduced_shape(self._shape, axes, keepdim)
+
+
+def reduction_size(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> int:
+    """How many elements each output element reduces over."""
+    n = 1
+    for i, s in enumerate(shape):
+        if axes is None or i in axes:
+            n *= s
+    return n
+
+
+def check_nonempty_dims(name: str, shape: tuple[int, ...], axes: tuple[int, ...] | None,
+                        shown: Sequence[int] | None = None, sep: str = "()") -> None:
+    """PyTorch's errors for max/argmax-like reductions (no identity) over an empty dim.
+
+    `shown`: the dims as the caller wrote them, for ops whose message repeats them
+    unwrapped (amax); by default the wrapped dims are named."""
+    if axes is None:
+        if 0 in shape:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return
+    for raw in (axes if shown is None else shown):
+        if shape and shape[raw] == 0:
+            raise IndexError(f"{name}{sep}: Expected reduction dim {raw} to have non-zero size.")
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+def wrap(array: Any, d: dtype) -> Tensor:
+    """A CPU tensor of dtype `d` over a NumPy result (NumPy scalars become 0-dim arrays)."""
+    np_d = d._numpy
+    if type(array) is not np.ndarray:
+        array = np.asarray(array)
+    if array.dtype != np_d:
+        array = array.astype(np_d)
+    return from_array(array, d)
+
+
+def meta(shape: tuple[int, ...], d: dtype) -> Tensor:
+    return meta_tensor(shape, d)
+
+
+# --- out= kernels ----------------------------------------------------------------------------
+
+
+def check_out_dtype(out: Tensor, expected: dtype) -> None:
+    if out._dtype is not expected:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {TYPE_META_NAMES[expected]}, but got "
+            f"{TYPE_META_NAMES[out._dtype]} instead"
+        )
+
+
+def out_kernel(functional: Callable, policy: str = "exact",
+               result_dtype: Callable[..., dtype] | None = None) -> Callable:
+    """An out= kernel that computes with `functional` and writes into `out`.
+
+    policy:
+      "exact"  out must have the result's dtype (structured and generated out= ops);
+      "cast"   any dtype the result can be cast to;
+      "dtype"  an unset dtype= is taken from out (sum, mean, cumsum, ...); a set one
+               must equal out's.
+    `result_dtype(*args, **kwargs)`, for "exact", names the expected dtype without
+    computing (for meta-like checks before any work); by default the result's own.
+    """
+
+    def kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        if policy == "dtype":
+            wanted = kwargs.get("dtype")
+            if wanted is None:
+                kwargs["dtype"] = out._dtype
+            else:
+                check_out_dtype(out, wanted)
+        if policy == "exact" and result_dtype is not None:
+            check_out_dtype(out, result_dtype(*args, **kwargs))
+        result = functional(*args, **kwargs)
+        if policy == "exact":
+            check_out_dtype(out, result._dtype)
+        return write_out(out, result)
+
+    kernel.__name__ = functional.__name__ + "_out"
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
+
+
+def write_outs(outs: Sequence[Tensor], results: Sequence[Tensor]) -> tuple[Tensor, ...]:
+    """Write several results into their out= tensors, each needing its result's dtype."""
+    for out, result in zip(outs, results):
+        check_out_dtype(out, result._dtype)
+    return tuple(write_out(out, result) for out, result in zip(outs, results))

@@ -1,0 +1,117 @@
+"""_softmax / _log_softmax kernels and the CompositeImplicitAutograd softmax / log_softmax.
+
+softmax.int(self, dim, dtype) decomposes as PyTorch's does on CPU: a `_to_copy` to
+dtype= when it differs from the input's, then `_softmax(x, dim, False)`; a dispatch
+mode sees exactly those calls. 16-bit floats are computed in float32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..._dispatch.ops import ops
+from ..._tensor import dtype as _dt
+from ..._tensor.dtype import dtype
+from ..._tensor.enums import strided
+from ..._tensor.tensor import Tensor, _wrap_dim
+from ..registry import register
+from .reduction_util import accumulate_dtype, check_out_dtype, meta, out_kernel, wrap
+
+
+def softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
+    shifted = data - np.max(data, axis=axis, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / np.sum(exp, axis=axis, keepdims=True)
+
+
+def log_softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
+    shifted = data - np.max(data, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    d = self._dtype
+    if self._data is None:
+        return _meta_result(name, self, dim, half_to_float)
+    if half_to_float:
+        raise RuntimeError("softmax with half to float conversion is not supported on CPU")
+    ndim = len(self._shape)
+    axis = _wrap_dim(dim, ndim)
+    if not d.is_floating_point:
+        kernel = f"{name}_lastdim_kernel_impl" if axis == max(ndim, 1) - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{d._c10_name}\'')
+    data = self._data
+    if data.size == 0:
+        return wrap(np.empty(data.shape, data.dtype), d)
+    precision = accumulate_dtype(d)
+    values = data.astype(precision) if data.dtype != precision else data
+    if ndim == 0:
+        return wrap(compute(values.reshape(1), 0).reshape(()), d)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return wrap(compute(values, axis), d)
+
+
+def _meta_result(name: str, self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    """PyTorch's meta functions: no dtype check; _softmax does not even check dim; with
+    half_to_float, _softmax takes half or bfloat16 and _log_softmax only half."""
+    d = self._dtype
+    if half_to_float:
+        allowed = (_dt.float16, _dt.bfloat16) if name == "softmax" else (_dt.float16,)
+        if d not in allowed:
+            expected = "half or bfloat16" if name == "softmax" else "torch.half"
+            raise AssertionError(f"half_to_float is True but x.dtype is {d}, expected {expected}")
+        d = _dt.float32
+    if name != "softmax":
+        _wrap_dim(dim, len(self._shape))
+    return meta(self._shape, d)
+
+
+def _softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    return _apply("softmax", softmax_array, self, dim, half_to_float)
+
+
+def _log_softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
+    return _apply("log_softmax", log_softmax_array, self, dim, half_to_float)
+
+
+# --- softmax.int / log_softmax.int ---------------------------------------------------------------
+
+
+def _converted(self: Tensor, dtype: dtype | None) -> Tensor:
+    """input.toType(dtype): the input itself when it already has that dtype."""
+    if dtype is None or dtype is self._dtype:
+        return self
+    return ops.aten._to_copy.default(self, dtype=dtype, layout=strided, device=self._device)
+
+
+def softmax(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    return ops.aten._softmax.default(_converted(self, dtype), dim, False)
+
+
+def log_softmax(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
+    return ops.aten._log_softmax.default(_converted(self, dtype), dim, False)
+
+
+def _public_out(private: str) -> Any:
+    """softmax.int_out / log_softmax.int_out: the private op's out= form on the converted input."""
+
+    def kernel(self: Tensor, dim: int, dtype: dtype | None = None, *, out: Tensor) -> Tensor:
+        check_out_dtype(out, self._dtype if dtype is None else dtype)
+        return getattr(ops.aten, private).out(_converted(self, dtype), dim, False, out=out)
+
+    kernel.__name__ = f"{private[1:]}_out"
+    return kernel
+
+
+_BACKEND = ("CPU", "Meta")
+
+register("_softmax", _BACKEND, _softmax)
+register("_log_softmax", _BACKEND, _log_softmax)
+register("_softmax_out", _BACKEND, out_kernel(_softmax, "exact"))
+register("_log_softmax_out", _BACKEND, out_kernel(_log_softmax, "exact"))
+register("softmax", "CompositeImplicitAutograd", softmax)
+register("log_softmax", "CompositeImplicitAutograd", log_softmax)
+register("softmax_out", "CompositeExplicitAutograd", _public_out("_softmax"))
+register("log_softmax_out", "CompositeExplicitAutograd", _public_out("_log_softmax"))

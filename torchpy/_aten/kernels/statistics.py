@@ -1,0 +1,212 @@
+"""var / std (and their _mean pairs) and logsumexp.
+
+var.correction, std.correction, var_mean.correction and std_mean.correction have
+kernels; the `unbiased=` overloads are CompositeImplicitAutograd and call the
+.correction ones with correction=1 or 0, as PyTorch's do (a dispatch mode sees
+only the .correction call).
+
+Moments are computed in float64 (complex128 for complex input) and rounded to the
+result dtype: the real counterpart of the input's.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..._dispatch.ops import ops
+from ..._tensor import dtype as _dt
+from ..._tensor.dtype import dtype
+from ..._tensor.tensor import Tensor
+from ..registry import register
+from .reduction_util import (
+    accumulate_dtype, is_integral, layout, meta, out_kernel, reduction_size, wrap, write_outs,
+)
+from .variants import write_out
+
+_float64 = np.dtype(np.float64)
+_complex128 = np.dtype(np.complex128)
+
+
+# --- var / std -----------------------------------------------------------------------------------
+
+
+def _check_dtype(name: str, self: Tensor) -> None:
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        return
+    if self._data is not None:
+        what = "std and var" if name in ("std", "var") else name
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    if name.endswith("_mean"):  # PyTorch's meta function: the mean's dtype check
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {self._dtype}"
+        )
+
+
+def _warn_if_no_dof(name: str, numel: int, out_numel: int, correction: float) -> None:
+    # PyTorch's reduction factor: input numel over output numel (1 for an empty output).
+    if numel // max(1, out_numel) - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=4,
+        )
+
+
+def moments_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
+                  correction: float) -> tuple[np.ndarray, np.ndarray]:
+    """(variance, mean) over `axes`, in float64 / complex128."""
+    x = data.astype(_complex128 if data.dtype.kind == "c" else _float64)
+    count = reduction_size(data.shape, axes)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.sum(x, axis=axes, keepdims=True) / count
+        deviation = x - mean
+        if deviation.dtype.kind == "c":
+            squares = deviation.real * deviation.real + deviation.imag * deviation.imag
+        else:
+            squares = deviation * deviation
+        variance = np.sum(squares, axis=axes, keepdims=keepdim) / max(0.0, count - correction)
+    if not keepdim:
+        mean = mean.reshape(variance.shape)
+    return variance, mean
+
+
+def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
+             want_mean: bool) -> tuple[Tensor, Tensor | None]:
+    _check_dtype(name, self)
+    correction = 1 if correction is None else correction
+    axes, shape = layout(self, dim, keepdim)
+    result = self._dtype.to_real()
+    numel = 1
+    for s in self._shape:
+        numel *= s
+    out_numel = 1
+    for s in shape:
+        out_numel *= s
+    _warn_if_no_dof(name, numel, out_numel, correction)
+    if self._data is None:
+        return meta(shape, result), (meta(shape, self._dtype) if want_mean else None)
+    variance, mean = moments_array(self._data, axes, keepdim, correction)
+    if name.startswith("std"):
+        variance = np.sqrt(variance)
+    return wrap(variance, result), (wrap(mean, self._dtype) if want_mean else None)
+
+
+def var(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
+    return _moments("var", self, dim, correction, keepdim, False)[0]
+
+
+def std(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
+    return _moments("std", self, dim, correction, keepdim, False)[0]
+
+
+def var_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _moments("var_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
+
+
+def std_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _moments("std_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
+
+
+def _pair_out(functional: Any) -> Any:
+    def kernel(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False,
+               out0: Tensor, out1: Tensor) -> tuple[Tensor, Tensor]:
+        return write_outs((out0, out1), functional(self, dim, correction=correction, keepdim=keepdim))
+
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
+
+
+def _correction_of(unbiased: bool) -> int:
+    return 1 if unbiased else 0
+
+
+def _unbiased_overloads(name: str) -> None:
+    """Register the CompositeImplicitAutograd `unbiased=` overloads of var/std(_mean)."""
+    def default(self: Tensor, unbiased: bool = True) -> Any:
+        return getattr(ops.aten, name).correction(self, correction=_correction_of(unbiased))
+
+    def dim(self: Tensor, dim: Any, unbiased: bool = True, keepdim: bool = False) -> Any:
+        return getattr(ops.aten, name).correction(
+            self, dim, correction=_correction_of(unbiased), keepdim=keepdim)
+
+    def out(self: Tensor, dim: Any, unbiased: bool = True, keepdim: bool = False, *, out: Tensor) -> Any:
+        return getattr(ops.aten, name).correction_out(
+            self, dim, correction=_correction_of(unbiased), keepdim=keepdim, out=out)
+
+    register(f"{name}_unbiased", "CompositeImplicitAutograd", default)
+    register(f"{name}_dim_unbiased", "CompositeImplicitAutograd", dim)
+    if not name.endswith("_mean"):
+        register(f"{name}_dim_unbiased_out", "CompositeImplicitAutograd", out)
+
+
+# --- logsumexp -----------------------------------------------------------------------------------
+
+
+def logsumexp_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+    """log(sum(exp(x))) over `axes`, shifted by the max (its real part, for complex) for range."""
+    if data.size == 0:
+        with np.errstate(divide="ignore"):
+            return np.log(np.sum(np.exp(data), axis=axes, keepdims=keepdim))
+    real = data.real if data.dtype.kind == "c" else data
+    shift = np.max(real, axis=axes, keepdims=True)
+    shift = np.where(np.isinf(shift), 0, shift).astype(real.dtype)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        total = np.sum(np.exp(data - shift), axis=axes, keepdims=keepdim)
+        return np.log(total) + (shift if keepdim else shift.reshape(total.shape))
+
+
+def _logsumexp_dtype(self_dtype: dtype) -> dtype:
+    return _dt.get_default_dtype() if is_integral(self_dtype) else self_dtype
+
+
+def _logsumexp(self: Tensor, dim: Any, keepdim: bool, result: dtype) -> Tensor:
+    axes, shape = layout(self, dim, keepdim)
+    ndim = len(self._shape)
+    if not dim and not keepdim and ndim and 0 not in self._shape:
+        # PyTorch adds a keepdim max (all ones) into a fully reduced result here; its meta
+        # function returns that broadcast shape instead.
+        if self._data is None:
+            return meta((1,) * ndim, result)
+        raise RuntimeError(
+            f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * ndim)}]"
+        )
+    if self._data is None:
+        return meta(shape, result)
+    compute = accumulate_dtype(result)
+    data = self._data if self._data.dtype == compute else self._data.astype(compute)
+    return wrap(logsumexp_array(data, axes, keepdim), result)
+
+
+def logsumexp(self: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    return _logsumexp(self, dim, keepdim, _logsumexp_dtype(self._dtype))
+
+
+def logsumexp_out(self: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor) -> Tensor:
+    if not (out._dtype.is_floating_point or out._dtype.is_complex):
+        raise RuntimeError(
+            f"logsumexp(): Expected floating point type for result tensor, but got: {out._dtype._c10_name}"
+        )
+    return write_out(out, _logsumexp(self, dim, keepdim, out._dtype))
+
+
+# --- registration --------------------------------------------------------------------------------
+
+_BACKEND = ("CPU", "Meta")
+
+register("var", _BACKEND, var)
+register("std", _BACKEND, std)
+register("var_out", _BACKEND, out_kernel(var, "cast"))
+register("std_out", _BACKEND, out_kernel(std, "cast"))
+register("var_mean", _BACKEND, var_mean)
+register("std_mean", _BACKEND, std_mean)
+register("var_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(var_mean))
+register("std_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(std_mean))
+for _name in ("var", "std", "var_mean", "std_mean"):
+    _unbiased_overloads(_name)
+register("logsumexp", ("CompositeExplicitAutograd", "Meta"), logsumexp)
+register("logsumexp_out", ("CompositeExplicitAutogradNonFunctional", "Meta"), logsumexp_out)
