@@ -25,6 +25,8 @@ from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
 from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
 
 globals().update(_aten.public_functions())
+from . import linalg  # noqa: E402,F401
+from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in torch too)
 from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)

@@ -3,3 +3,4 @@
 from . import pointwise  # noqa: F401
 from . import indexing  # noqa: F401
 from . import factory  # noqa: F401
+from . import reduction, extrema, statistics, cumulative, norm, softmax  # noqa: F401
