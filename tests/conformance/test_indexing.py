@@ -557,3 +557,25 @@ def test_tags_are_torchs(op):
     theirs = getattr(getattr(torch.ops.aten, name), overload or "default").tags
     ours = getattr(getattr(torchpy.ops.aten, name), overload or "default").tags
     assert sorted(str(t).split(".")[-1] for t in ours) == sorted(str(t).split(".")[-1] for t in theirs)
+
+
+# --- what a TorchDispatchMode sees ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, x, i, j, m, v: x.index_put_((i,), v),                 # not _index_put_impl_
+    lambda t, x, i, j, m, v: t.index_put(x, [i], v, True),
+    lambda t, x, i, j, m, v: t.ops.aten.index.Tensor(x, [None, i]),
+    lambda t, x, i, j, m, v: x.gather(0, j),
+    lambda t, x, i, j, m, v: x.scatter(0, j, 5.0, reduce="add"),
+    lambda t, x, i, j, m, v: x.scatter_(0, j, v),
+    lambda t, x, i, j, m, v: x.scatter_reduce(1, j, v, "amax", include_self=False),
+    lambda t, x, i, j, m, v: x.index_add(0, i, v, alpha=2),
+    lambda t, x, i, j, m, v: t.nonzero(x),
+    lambda t, x, i, j, m, v: t.masked_select(x, m),
+])
+def test_dispatch_mode_sees_torchs_ops(fn):
+    from .test_sorting import seen_ops
+
+    inputs = (values(3, 4), ints([0, 2, 2]), ints(np.eye(3, 4, dtype=int) * 2), mask(np.eye(3, 4)), values(3, 4))
+    assert seen_ops(torchpy, fn, *inputs) == seen_ops(torch, fn, *inputs)

@@ -2,5 +2,6 @@
 
 from . import pointwise  # noqa: F401
 from . import indexing  # noqa: F401
+from . import sorting  # noqa: F401
 from . import factory  # noqa: F401
 from . import reduction, extrema, statistics, cumulative, norm, softmax  # noqa: F401

@@ -1,0 +1,375 @@
+"""sort, argsort, msort and topk.
+
+PyTorch's CPU sort is stable whatever `stable=` says, with NaN after every number
+(before, descending); NumPy's stable argsort gives the same order ascending, and a
+descending stable order is the ascending stable order of the reversed array, read
+backwards.
+
+topk on CPU runs C++'s std::partial_sort (when k * 64 <= n) or std::nth_element
+followed by std::sort of the first k - 1 elements. Neither is stable, so among equal
+values (and for sorted=False) the order they leave is theirs alone. When a row's
+result does not depend on that (sorted output, no ties reaching the top k) NumPy
+computes it; otherwise `_stl.py` replays those algorithms on the row.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..._dispatch.ops import op_for
+from ..._tensor import dtype as _dt
+from ..._tensor.enums import strided
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..registry import register
+from .indexing import check_out_dtype
+from .variants import write_out
+
+CPU_META = ("CPU", "Meta")
+
+
+def _sort_key(data: np.ndarray) -> np.ndarray:
+    """What to compare: 16-bit floats widened (exactly) so NumPy's own float sort runs."""
+    if data.dtype.itemsize == 2 and data.dtype.kind not in "iub":
+        return data.astype(np.float32)
+    return data
+
+
+def stable_order(rows: np.ndarray, descending: bool) -> np.ndarray:
+    """Positions that sort each row of a 2-D array stably, NaN last (first when descending)."""
+    key = _sort_key(rows)
+    if not descending:
+        return key.argsort(axis=1, kind="stable")
+    backwards = key[:, ::-1].argsort(axis=1, kind="stable")
+    return (rows.shape[1] - 1) - backwards[:, ::-1]
+
+
+def as_rows(data: np.ndarray, dim: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """`data` with `dim` swapped to the end, as (rows, n), and the swapped shape."""
+    moved = data if dim == data.ndim - 1 else data.swapaxes(dim, -1)
+    return moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1]), moved.shape
+
+
+def from_rows(rows: np.ndarray, moved_shape: tuple[int, ...], dim: int) -> np.ndarray:
+    """Undo `as_rows` (with the last size possibly changed), as a fresh contiguous array."""
+    out = rows.reshape(moved_shape[:-1] + rows.shape[-1:])
+    return out if dim == out.ndim - 1 else np.ascontiguousarray(out.swapaxes(dim, -1))
+
+
+def take_rows(rows: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """rows[r, order[r, j]] for every r, j."""
+    if rows.shape[0] == 1:
+        return rows[0][order[0]][None]
+    return rows[np.arange(rows.shape[0])[:, None], order]
+
+
+def _check_sortable(self: Tensor, what: str) -> None:
+    if self._data is not None and self._dtype.is_complex:
+        raise RuntimeError(f" {what} does not support complex dtypes on CPU")
+
+
+def sort_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    dim = _wrap_dim(dim, len(self._shape))
+    if self._data is None:
+        return meta_tensor(self._shape, self._dtype), meta_tensor(self._shape, _dt.int64)
+    _check_sortable(self, "Sort")
+    data = self._data
+    if not self._shape:
+        return from_array(data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
+    rows, moved = as_rows(data, dim)
+    order = stable_order(rows, descending)
+    values = from_rows(take_rows(rows, order), moved, dim)
+    return from_array(values, self._dtype), from_array(from_rows(order.astype(np.int64, copy=False), moved, dim), _dt.int64)
+
+
+def _write_pair(values: Tensor, indices: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
+    """Structured out= for (values, indices): exact dtypes, resized outputs."""
+    check_out_dtype(values, result[0]._dtype)
+    check_out_dtype(indices, _dt.int64)
+    return write_out(values, result[0]), write_out(indices, result[1])
+
+
+def sort_values_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False,
+                       values: Tensor, indices: Tensor) -> tuple[Tensor, Tensor]:
+    return _write_pair(values, indices, sort_stable(self, stable=stable, dim=dim, descending=descending))
+
+
+def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
+    # CompositeExplicitAutograd in PyTorch: sort.stable with stable=False.
+    return op_for("aten::sort.stable")(self, stable=False, dim=dim, descending=descending)
+
+
+def sort_values(self: Tensor, dim: int = -1, descending: bool = False, *, values: Tensor,
+                indices: Tensor) -> tuple[Tensor, Tensor]:
+    return op_for("aten::sort.values_stable")(
+        self, stable=False, dim=dim, descending=descending, values=values, indices=indices)
+
+
+register("sort_stable", CPU_META, sort_stable)
+register("sort_values_stable", CPU_META, sort_values_stable)
+register("sort", ("CompositeExplicitAutograd", "Meta"), sort)
+register("sort_values", ("CompositeExplicitAutograd", "Meta"), sort_values)
+
+
+# --- CompositeImplicitAutograd: argsort and msort decompose into sort, as in PyTorch ----------
+
+
+def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
+    return op_for("aten::sort")(self, dim, descending)[1]
+
+
+def argsort_stable(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
+    return op_for("aten::sort.stable")(self, stable=stable, dim=dim, descending=descending)[1]
+
+
+def argsort_stable_out(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False,
+                       out: Tensor) -> Tensor:
+    values = _empty_like_values(self)
+    op_for("aten::sort.values_stable")(self, stable=stable, dim=dim, descending=descending,
+                                       values=values, indices=out)
+    return out
+
+
+def _empty_like_values(self: Tensor) -> Tensor:
+    """The scratch values tensor argsort's out= form sorts into, made as PyTorch makes it."""
+    return op_for("aten::empty.memory_format")(
+        [0], dtype=self._dtype, layout=strided, device=self._device)
+
+
+def msort(self: Tensor) -> Tensor:
+    return op_for("aten::sort")(self, 0)[0]
+
+
+register("argsort", "CompositeImplicitAutograd", argsort)
+register("argsort_stable", "CompositeImplicitAutograd", argsort_stable)
+register("argsort_stable_out", "CompositeImplicitAutograd", argsort_stable_out)
+register("msort", "CompositeImplicitAutograd", msort)
+
+
+# --- topk -------------------------------------------------------------------------------------------
+
+
+def _check_topk(self: Tensor, k: int, dim: int) -> None:
+    size = self._shape[dim] if self._shape else 1
+    if not 0 <= k <= size:
+        message = "k not in range for dimension" if self._data is None else "selected index k out of range"
+        raise RuntimeError(message)
+    if self._data is None:
+        return
+    if self._dtype is _dt.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    _check_sortable(self, "topk")
+
+
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    dim = _wrap_dim(dim, len(self._shape))
+    _check_topk(self, k, dim)
+    shape = list(self._shape)
+    if shape:
+        shape[dim] = k
+    if self._data is None:
+        return meta_tensor(tuple(shape), self._dtype), meta_tensor(tuple(shape), _dt.int64)
+    if not self._shape:
+        return from_array(self._data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
+    rows, moved = as_rows(self._data, dim)
+    order = _topk_order(rows, k, largest, sorted)
+    values = from_rows(take_rows(rows, order), moved, dim)
+    return from_array(values, self._dtype), from_array(from_rows(order, moved, dim), _dt.int64)
+
+
+def _topk_order(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> np.ndarray:
+    """(rows, k) positions of each row's top k, in the order PyTorch's CPU kernel leaves them."""
+    n = rows.shape[1]
+    if k == 0:
+        return np.zeros((rows.shape[0], 0), np.int64)
+    full = stable_order(rows, descending=largest)
+    order = full[:, :k].astype(np.int64)
+    if not sorted and k * 64 > n:
+        replay = np.ones(rows.shape[0], bool)  # nth_element's own order: always replay
+    else:
+        replay = _rows_with_ties(take_rows(_sort_key(rows), full[:, :k + 1]))
+    for r in np.flatnonzero(replay):
+        order[r] = _stl_topk(rows[r].tolist(), k, largest, sorted)
+    return order
+
+
+def _rows_with_ties(top: np.ndarray) -> np.ndarray:
+    """Rows whose top k (and the next value) hold equal neighbours (NaN equal to NaN):
+    there the unstable C++ algorithms, not the values, decide the order."""
+    same = top[:, 1:] == top[:, :-1]
+    if top.dtype.kind == "f":
+        nan = np.isnan(top)
+        if nan.any():
+            same |= nan[:, 1:] & nan[:, :-1]
+    return same.any(axis=1)
+
+
+def topk_values(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
+                values: Tensor, indices: Tensor) -> tuple[Tensor, Tensor]:
+    return _write_pair(values, indices, topk(self, k, dim, largest, sorted))
+
+
+register("topk", CPU_META, topk)
+register("topk_values", CPU_META, topk_values)
+
+
+# --- replaying the C++ standard library's selection algorithms (libstdc++, as PyTorch's CPU
+# wheels are built) on one row, to get the same order among equal values. `q` is a list of
+# (value, position) pairs and `less` the strict order topk sorts by; ranges are [lo, hi). ----
+
+
+def _stl_topk(row: list, k: int, largest: bool, sorted: bool) -> list[int]:
+    """Positions of the top k of `row` in the order PyTorch's CPU topk leaves them."""
+    q = [(v, i) for i, v in enumerate(row)]
+    if largest:  # NaN counts as the largest value
+        def less(x: tuple, y: tuple) -> bool:
+            return (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+    else:
+        def less(x: tuple, y: tuple) -> bool:
+            return (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+    n = len(q)
+    if k * 64 <= n:
+        _partial_sort(q, 0, k, n, less)
+    else:
+        _nth_element(q, 0, k - 1, n, less)
+        if sorted:
+            _introsort(q, 0, k - 1, less)
+    return [i for _, i in q[:k]]
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _nth_element(q: list, lo: int, nth: int, hi: int, less: Any) -> None:
+    """Introselect: partition around median-of-three pivots until the range is tiny."""
+    if lo == hi or nth == hi:
+        return
+    depth = 2 * _log2(hi - lo)
+    while hi - lo > 3:
+        if depth == 0:
+            _heap_select(q, lo, nth + 1, hi, less)
+            q[lo], q[nth] = q[nth], q[lo]
+            return
+        depth -= 1
+        cut = _partition_around_pivot(q, lo, hi, less)
+        if cut <= nth:
+            lo = cut
+        else:
+            hi = cut
+    _insertion_sort(q, lo, hi, less)
+
+
+def _introsort(q: list, lo: int, hi: int, less: Any) -> None:
+    """std::sort: quicksort down to runs of 16, heapsort past the depth limit, then insertion."""
+    if hi - lo < 2:
+        return
+    _introsort_loop(q, lo, hi, 2 * _log2(hi - lo), less)
+    if hi - lo > 16:
+        _insertion_sort(q, lo, lo + 16, less)
+        for i in range(lo + 16, hi):
+            _linear_insert(q, i, less)
+    else:
+        _insertion_sort(q, lo, hi, less)
+
+
+def _introsort_loop(q: list, lo: int, hi: int, depth: int, less: Any) -> None:
+    while hi - lo > 16:
+        if depth == 0:
+            _partial_sort(q, lo, hi, hi, less)
+            return
+        depth -= 1
+        cut = _partition_around_pivot(q, lo, hi, less)
+        _introsort_loop(q, cut, hi, depth, less)
+        hi = cut
+
+
+def _partition_around_pivot(q: list, lo: int, hi: int, less: Any) -> int:
+    """Move the median of q[lo+1], q[mid], q[hi-1] to q[lo], partition the rest around it."""
+    a, b, c = lo + 1, lo + (hi - lo) // 2, hi - 1
+    if less(q[a], q[b]):
+        median = b if less(q[b], q[c]) else (c if less(q[a], q[c]) else a)
+    else:
+        median = a if less(q[a], q[c]) else (c if less(q[b], q[c]) else b)
+    q[lo], q[median] = q[median], q[lo]
+    pivot = q[lo]
+    left, right = lo + 1, hi
+    while True:
+        while less(q[left], pivot):
+            left += 1
+        right -= 1
+        while less(pivot, q[right]):
+            right -= 1
+        if left >= right:
+            return left
+        q[left], q[right] = q[right], q[left]
+        left += 1
+
+
+def _insertion_sort(q: list, lo: int, hi: int, less: Any) -> None:
+    for i in range(lo + 1, hi):
+        if less(q[i], q[lo]):
+            q[lo:i + 1] = [q[i]] + q[lo:i]
+        else:
+            _linear_insert(q, i, less)
+
+
+def _linear_insert(q: list, i: int, less: Any) -> None:
+    """Shift q[i] left past every element it is less than (a smaller one lies to its left)."""
+    value = q[i]
+    while less(value, q[i - 1]):
+        q[i] = q[i - 1]
+        i -= 1
+    q[i] = value
+
+
+def _partial_sort(q: list, lo: int, mid: int, hi: int, less: Any) -> None:
+    """std::partial_sort: keep the best (mid - lo) in a heap while scanning, then heapsort it."""
+    _heap_select(q, lo, mid, hi, less)
+    while mid - lo > 1:
+        mid -= 1
+        _pop_heap(q, lo, mid, mid, less)
+
+
+def _heap_select(q: list, lo: int, mid: int, hi: int, less: Any) -> None:
+    _make_heap(q, lo, mid, less)
+    for i in range(mid, hi):
+        if less(q[i], q[lo]):
+            _pop_heap(q, lo, mid, i, less)
+
+
+def _make_heap(q: list, lo: int, hi: int, less: Any) -> None:
+    n = hi - lo
+    for parent in range((n - 2) // 2, -1, -1):
+        _adjust_heap(q, lo, parent, n, q[lo + parent], less)
+
+
+def _pop_heap(q: list, lo: int, hi: int, result: int, less: Any) -> None:
+    """Put the heap's top at `result` and sift the element that was there into the heap."""
+    value = q[result]
+    q[result] = q[lo]
+    _adjust_heap(q, lo, 0, hi - lo, value, less)
+
+
+def _adjust_heap(q: list, base: int, hole: int, n: int, value: tuple, less: Any) -> None:
+    """Sift the hole down to a leaf along the larger children, then push `value` up from it."""
+    top = hole
+    child = hole
+    while child < (n - 1) // 2:
+        child = 2 * (child + 1)
+        if less(q[base + child], q[base + child - 1]):
+            child -= 1
+        q[base + hole] = q[base + child]
+        hole = child
+    if n % 2 == 0 and child == (n - 2) // 2:
+        child = 2 * (child + 1)
+        q[base + hole] = q[base + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(q[base + parent], value):
+        q[base + hole] = q[base + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    q[base + hole] = value
