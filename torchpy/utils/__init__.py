@@ -1,0 +1,1 @@
+"""torchpy.utils: torch.utils' runtime helpers (`_pytree`, ...)."""
