@@ -378,7 +378,7 @@ def key_get(obj: Any, kp: KeyPath) -> Any:
     return obj
 
 
-# ----------------------------------------------------------------------------- namedtuple, structseq
+# ------------------------------------------------------------------ namedtuple, structseq
 
 def is_namedtuple(obj: object) -> bool:
     return is_namedtuple_class(obj if isinstance(obj, type) else type(obj))
@@ -711,7 +711,7 @@ class TreeSpec:
         return _BUILD[self._type](self, leaves, 0)
 
     def flatten_up_to(self, tree: PyTree) -> list[PyTree]:
-        """The subtrees of `tree` at this spec's leaves; `tree` must have this structure above them."""
+        """The subtrees of `tree` at this spec's leaves (`tree` has this structure above)."""
         subtrees: list[PyTree] = []
         _flatten_up_to(self, tree, subtrees)
         return subtrees
@@ -774,7 +774,7 @@ def _is_pytreespec_instance(obj: Any) -> bool:
     return isinstance(obj, TreeSpec)
 
 
-# ----------------------------------------------------------------------------- per-type dispatch tables
+# ---------------------------------------------------------------- per-type dispatch tables
 
 class _TypeTable(dict):
     """type -> handler for one operation: the built-in node types' own handlers, `custom`
