@@ -512,7 +512,7 @@ def test_explicitly_registered_namedtuple_is_still_a_namedtuple_node():
             mod._deregister_pytree_node(Named)
 
 
-# ----------------------------------------------------------------------------- key paths, serialization
+# ------------------------------------------------------------------ key paths, serialization
 
 def test_key_paths():
     tree = {"a": [1, (2, Point(3, 4))], "b": OrderedDict(c=5), "d": deque([6]),
