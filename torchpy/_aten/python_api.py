@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .._dispatch.binding import BindError
 from .._dispatch.ops import OpOverload
+from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.device import CPU
 
 # PyTorch's should_allow_numbers_as_tensors (python_arg_parser.cpp), by base name.
@@ -30,7 +31,7 @@ class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
-                 "option_defaults", "out_names")
+                 "option_defaults", "out_names", "aliases")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -67,6 +68,9 @@ class _Candidate:
         # Python passes several out= tensors as one tuple: torch.max(x, 0, out=(values, indices)).
         outs = tuple(a.name for a in schema.arguments if a.kwarg_only and a.is_write)
         self.out_names = outs if len(outs) > 1 else ()
+        # NumPy's names, which PyTorch's parser accepts too: x.sum(axis=0, keepdims=True).
+        self.aliases = tuple((alias, name) for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
+                             if name in names)
 
     def normalize_python_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, bool]:
         """(args, kwargs, requires_grad) with Python-only conveniences folded in."""
@@ -76,6 +80,11 @@ class _Candidate:
         if self.out_names and isinstance(kwargs.get("out"), (tuple, list)):
             kwargs = dict(kwargs)
             kwargs.update(zip(self.out_names, kwargs.pop("out")))
+        if self.aliases and kwargs:
+            for alias, name in self.aliases:
+                if alias in kwargs:
+                    kwargs = dict(kwargs)
+                    kwargs[name] = kwargs.pop(alias)
         requires_grad = False
         if self.is_factory and ("requires_grad" in kwargs or self.option_defaults):
             kwargs = dict(kwargs)
@@ -165,6 +174,8 @@ def _return_type(name: str, op: OpOverload) -> type | None:
 
 def make_function(python_op: PythonOp) -> Callable:
     def function(*args: Any, **kwargs: Any) -> Any:
+        if needs_override(args, kwargs):
+            return dispatch_from_binding(function, args, kwargs)
         return python_op(args, kwargs)
 
     function.__name__ = function.__qualname__ = python_op.name
@@ -174,8 +185,11 @@ def make_function(python_op: PythonOp) -> Callable:
 
 def make_method(python_op: PythonOp) -> Callable:
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if needs_override((self,) + args, kwargs):
+            return dispatch_from_binding(method, (self,) + args, kwargs)
         return python_op((self,) + args, kwargs)
 
     method.__name__ = method.__qualname__ = python_op.name
     method._python_op = python_op  # type: ignore[attr-defined]
+    method._is_method = True  # type: ignore[attr-defined]
     return method

@@ -1,0 +1,367 @@
+"""The __torch_function__ protocol and TorchFunctionMode (public as torchpy.overrides).
+
+Every public function, Tensor method and operator dunder generated from the op
+table checks, before parsing its arguments, whether an argument's type (other
+than Tensor itself) defines `__torch_function__`, or a TorchFunctionMode is
+active. If so the call goes to `handle_torch_function`: the innermost mode
+first (popped while it runs), then the overloaded types, subclasses before
+superclasses and otherwise left to right, until one does not return
+NotImplemented.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from typing import Any, Callable, Iterable, Iterator
+
+from .tensor import Tensor
+
+__all__ = [
+    "TorchFunctionMode",
+    "enable_reentrant_dispatch",
+    "handle_torch_function",
+    "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
+    "is_tensor_like",
+    "resolve_name",
+]
+
+
+def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    """Tensor subclasses set `__torch_function__ = _disabled_torch_function_impl` to opt out."""
+    return func(*args, **(kwargs or {}))
+
+
+class _FunctionState(threading.local):
+    def __init__(self) -> None:
+        self.modes: list = []
+        self.subclasses_enabled = True  # DisableTorchFunctionSubclass turns this off
+        self.enabled = True             # DisableTorchFunction turns this off
+
+
+state = _FunctionState()
+
+# Types that can never carry an override; checked first so plain calls stay cheap.
+_PLAIN_TYPES = frozenset({Tensor, int, float, bool, complex, str, type(None), slice, type(Ellipsis)})
+
+
+def _overrides(cls: type) -> bool:
+    """Whether instances of `cls` take part in __torch_function__ dispatch."""
+    handler = getattr(cls, "__torch_function__", None)
+    if handler is None:
+        return False
+    return getattr(handler, "__func__", handler) is not _disabled_torch_function_impl
+
+
+def _collect(values: Iterable[Any], found: list[Any], seen: set[type]) -> None:
+    for value in values:
+        cls = type(value)
+        if cls in _PLAIN_TYPES:
+            continue
+        if cls is list or cls is tuple:
+            _collect(value, found, seen)
+            continue
+        if cls in seen or not _overrides(cls):
+            continue
+        seen.add(cls)
+        # A subclass goes before the first of its superclasses already found.
+        index = len(found)
+        for i, other in enumerate(found):
+            if issubclass(cls, type(other)):
+                index = i
+                break
+        found.insert(index, value)
+
+
+def _overloaded_args(relevant: Iterable[Any]) -> list[Any]:
+    found: list[Any] = []
+    if state.subclasses_enabled:
+        _collect(relevant, found, set())
+    return found
+
+
+def has_torch_function(relevant_args: Iterable[Any]) -> bool:
+    """Whether calling a function on these arguments must go through __torch_function__."""
+    if not state.enabled:
+        return False
+    if state.modes:
+        return True
+    return bool(_overloaded_args(relevant_args))
+
+
+def has_torch_function_unary(arg: Any) -> bool:
+    return has_torch_function((arg,))
+
+
+def has_torch_function_variadic(*args: Any) -> bool:
+    return has_torch_function(args)
+
+
+def needs_override(args: tuple, kwargs: dict) -> bool:
+    """The hot-path test public bindings make: True only for overriding types or modes."""
+    if not state.enabled:
+        return False
+    if state.modes:
+        return True
+    for value in args:
+        if type(value) not in _PLAIN_TYPES:
+            return bool(_overloaded_args(args)) or bool(_overloaded_args(kwargs.values()))
+    for value in kwargs.values():
+        if type(value) not in _PLAIN_TYPES:
+            return bool(_overloaded_args(kwargs.values()))
+    return False
+
+
+def _func_name(func: Any) -> str:
+    return resolve_name(func) or getattr(func, "__name__", repr(func))
+
+
+def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the __torch_function__ overrides for `public_api(*args, **kwargs)`."""
+    relevant = tuple(relevant_args)
+    overloaded = _overloaded_args(relevant)
+    types = tuple(type(a) for a in overloaded)
+    if state.modes:
+        mode = state.modes.pop()
+        try:
+            result = mode.__torch_function__(public_api, types, args, kwargs)
+        finally:
+            state.modes.append(mode)
+        if result is not NotImplemented:
+            return result
+    for arg in overloaded:
+        result = type(arg).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    raise TypeError(
+        f"no implementation found for '{_func_name(public_api)}' on types that implement "
+        f"__torch_function__: {[type(a) for a in overloaded]}"
+    )
+
+
+def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> Any:
+    """What a native binding does when needs_override() is true: PyTorch's message when every
+    handler declines differs from the Python-level one."""
+    overloaded = _overloaded_args((*args, *kwargs.values()))
+    types = tuple(type(a) for a in overloaded)
+    if state.modes:
+        mode = state.modes.pop()
+        try:
+            result = mode.__torch_function__(public_api, types, args, kwargs)
+        finally:
+            state.modes.append(mode)
+        if result is not NotImplemented:
+            return result
+    for arg in overloaded:
+        result = type(arg).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    if not overloaded:  # modes all declined and nothing else overrides: run the plain function
+        with DisableTorchFunction():
+            return public_api(*args, **kwargs)
+    listed = "".join(f"  - tensor subclass {t}\n" if issubclass(t, Tensor) else f"  - mode object {t}\n"
+                     for t in types)
+    raise TypeError(
+        f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
+        f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
+        "TORCH_LOGS=not_implemented"
+    )
+
+
+# --- modes -----------------------------------------------------------------------------------
+
+
+class TorchFunctionMode:
+    """Override every torchpy function in a dynamic scope: `with MyMode(): ...`."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: Any = None) -> Any:
+        raise NotImplementedError
+
+    def __enter__(self) -> "TorchFunctionMode":
+        state.modes.append(self)
+        return self
+
+    def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
+        state.modes.pop()
+
+    @classmethod
+    def push(cls, *args: Any, **kwargs: Any) -> "TorchFunctionMode":
+        return cls(*args, **kwargs)
+
+
+def _get_current_function_mode() -> TorchFunctionMode | None:
+    return state.modes[-1] if state.modes else None
+
+
+def _get_current_function_mode_stack() -> list[TorchFunctionMode]:
+    return list(state.modes)
+
+
+@contextlib.contextmanager
+def _pop_mode_temporarily() -> Iterator[TorchFunctionMode]:
+    mode = state.modes.pop()
+    try:
+        yield mode
+    finally:
+        state.modes.append(mode)
+
+
+class DisableTorchFunctionSubclass:
+    """Inside: subclasses' __torch_function__ is skipped (modes still run)."""
+
+    def __enter__(self) -> None:
+        self._prev = state.subclasses_enabled
+        state.subclasses_enabled = False
+
+    def __exit__(self, *exc: Any) -> None:
+        state.subclasses_enabled = self._prev
+
+
+class DisableTorchFunction:
+    """Inside: no __torch_function__ at all, modes included."""
+
+    def __enter__(self) -> None:
+        self._prev = (state.enabled, state.subclasses_enabled)
+        state.enabled = False
+        state.subclasses_enabled = False
+
+    def __exit__(self, *exc: Any) -> None:
+        state.enabled, state.subclasses_enabled = self._prev
+
+
+def _is_torch_function_enabled() -> bool:
+    return state.enabled
+
+
+def _convert(ret: Any, cls: type) -> Any:
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        return ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        converted = type(ret)(_convert(r, cls) for r in ret) if not hasattr(ret, "_fields") else type(ret)(
+            *(_convert(r, cls) for r in ret))
+        return converted
+    return ret
+
+
+@classmethod  # type: ignore[misc]
+def _tensor_torch_function(cls: type, func: Any, types: Any, args: tuple = (), kwargs: Any = None) -> Any:
+    """Tensor.__torch_function__: run the function, then give tensor results the subclass."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        ret = func(*args, **kwargs)
+        if func in _NO_WRAP:
+            return ret
+        return _convert(ret, cls)
+
+
+_NO_WRAP: set = set()
+
+
+def get_default_nowrap_functions() -> set:
+    return _NO_WRAP
+
+
+# --- introspection ---------------------------------------------------------------------------
+
+
+def is_tensor_like(inp: Any) -> bool:
+    """A Tensor, or an object whose type defines __torch_function__."""
+    return type(inp) is Tensor or hasattr(type(inp), "__torch_function__")
+
+
+def resolve_name(f: Any) -> str | None:
+    """'torch.add'-style name of a public function or Tensor method, or None."""
+    python_op = getattr(f, "_python_op", None)
+    if python_op is not None:
+        owner = "torch.Tensor." if getattr(f, "_is_method", False) else "torch."
+        return owner + python_op.name
+    qualname = getattr(f, "__qualname__", None)
+    module = getattr(f, "__module__", None)
+    if qualname and module and module.startswith("torchpy"):
+        return "torch" + module[len("torchpy"):].replace("._tensor.tensor", "") + "." + qualname
+    return None
+
+
+def enable_reentrant_dispatch() -> contextlib.AbstractContextManager:
+    """Kept for torch compatibility: torchpy's Python key is always re-entrant."""
+    return contextlib.nullcontext()
+
+
+def wrap_with_override(fn: Callable, *, is_method: bool = False) -> Callable:
+    """A public callable that checks for overrides before running `fn`."""
+
+    @functools.wraps(fn)
+    def public(*args: Any, **kwargs: Any) -> Any:
+        if needs_override(args, kwargs):
+            return dispatch_from_binding(public, args, kwargs)
+        return fn(*args, **kwargs)
+
+    public._is_method = is_method  # type: ignore[attr-defined]
+    return public
+
+
+# --- Tensor's side of the protocol ---------------------------------------------------------
+
+# Operator and protocol dunders that go through __torch_function__ for subclasses.
+_PROTOCOL_DUNDERS = frozenset(
+    f"__{op}__" for base in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
+                             "and", "or", "xor", "lshift", "rshift")
+    for op in (base, "r" + base, "i" + base)
+) | frozenset({"__neg__", "__pos__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__",
+               "__gt__", "__ge__", "__len__", "__iter__", "__getitem__", "__setitem__", "__format__",
+               "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__"})
+
+
+def _checked_method(original: Callable) -> Callable:
+    @functools.wraps(original)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if needs_override((self, *args), kwargs):
+            return dispatch_from_binding(original, (self, *args), kwargs)
+        return original(self, *args, **kwargs)
+
+    return method
+
+
+def _checked_property(original: property) -> property:
+    getter = original.__get__
+
+    def get(self: Any) -> Any:
+        if needs_override((self,), {}):
+            return dispatch_from_binding(getter, (self,), {})
+        return getter(self)
+
+    return property(get, original.fset, original.fdel, original.__doc__)
+
+
+def _init_subclass(cls: type, **kwargs: Any) -> None:
+    """Route a subclass's inherited hand-written members through __torch_function__
+    (generated ops check already); plain Tensor keeps its direct members."""
+    super(Tensor, cls).__init_subclass__(**kwargs)
+    if not _overrides(cls):
+        return
+    for name, member in Tensor.__dict__.items():
+        if name in cls.__dict__ or hasattr(member, "_python_op"):
+            continue
+        if name.startswith("__") and name not in _PROTOCOL_DUNDERS:
+            continue
+        if name.startswith("_") and not name.startswith("__"):
+            continue
+        if isinstance(member, property):
+            setattr(cls, name, _checked_property(member))
+        elif callable(member) and not isinstance(member, (staticmethod, classmethod, type)):
+            setattr(cls, name, _checked_method(member))
+
+
+Tensor.__torch_function__ = _tensor_torch_function
+Tensor.__init_subclass__ = classmethod(_init_subclass)

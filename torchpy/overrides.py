@@ -1,0 +1,87 @@
+"""torchpy.overrides: the __torch_function__ protocol's public helpers (as torch.overrides)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ._tensor.tensor import Tensor
+from ._tensor.torch_function import (  # noqa: F401
+    DisableTorchFunction,
+    DisableTorchFunctionSubclass,
+    TorchFunctionMode,
+    _get_current_function_mode,
+    _get_current_function_mode_stack,
+    _pop_mode_temporarily,
+    enable_reentrant_dispatch,
+    get_default_nowrap_functions,
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+    is_tensor_like,
+    resolve_name,
+)
+
+
+def get_overridable_functions() -> dict[Any, list[Callable]]:
+    """Namespaces -> their overridable functions (torchpy, torchpy.Tensor, torchpy.linalg, ...)."""
+    import torchpy
+
+    result: dict[Any, list[Callable]] = {torchpy: [], Tensor: []}
+    for name in dir(torchpy):
+        obj = getattr(torchpy, name)
+        if callable(obj) and hasattr(obj, "_python_op"):
+            result[torchpy].append(obj)
+    for name in dir(Tensor):
+        obj = getattr(Tensor, name, None)
+        if callable(obj) and hasattr(obj, "_python_op"):
+            result[Tensor].append(obj)
+    return result
+
+
+def get_ignored_functions() -> set[Callable]:
+    """Public functions that do not take part in __torch_function__ (creation helpers, ...)."""
+    import torchpy
+
+    return {torchpy.tensor, torchpy.as_tensor, torchpy.from_numpy, torchpy.is_tensor,
+            torchpy.get_default_dtype, torchpy.set_default_dtype, torchpy.promote_types,
+            torchpy.can_cast}
+
+
+def get_testing_overrides() -> dict[Callable, Callable]:
+    """Each overridable function -> a dummy with a matching signature returning -1."""
+    import inspect
+
+    dummies: dict[Callable, Callable] = {}
+    for functions in get_overridable_functions().values():
+        for fn in functions:
+            python_op = fn._python_op
+            schema = python_op.candidates[0].op._schema
+            parameters = [inspect.Parameter(a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only
+                                            else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                            default=a.default_value if a.has_default else inspect.Parameter.empty)
+                          for a in schema.arguments]
+            parameters = _valid_order(parameters)
+
+            def dummy(*args: Any, **kwargs: Any) -> int:
+                return -1
+
+            dummy.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+            dummies[fn] = dummy
+    return dummies
+
+
+def _valid_order(parameters: list) -> list:
+    """Positional parameters with defaults followed by ones without are invalid; relax them."""
+    import inspect
+
+    seen_default = False
+    fixed = []
+    for p in parameters:
+        if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            if p.default is not inspect.Parameter.empty:
+                seen_default = True
+            elif seen_default:
+                p = p.replace(default=None)
+        fixed.append(p)
+    return fixed
