@@ -15,8 +15,10 @@ import torch  # noqa: E402
 
 import bench_dispatch  # noqa: E402
 import bench_ops  # noqa: E402
+import bench_autograd  # noqa: E402
+import bench_pytree  # noqa: E402
 
-BENCHMARKS = [bench_dispatch, bench_ops]
+BENCHMARKS = [bench_dispatch, bench_ops, bench_autograd, bench_pytree]
 
 
 def main() -> None:
