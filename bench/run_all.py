@@ -17,8 +17,9 @@ import bench_dispatch  # noqa: E402
 import bench_ops  # noqa: E402
 import bench_autograd  # noqa: E402
 import bench_pytree  # noqa: E402
+import bench_modes  # noqa: E402
 
-BENCHMARKS = [bench_dispatch, bench_ops, bench_autograd, bench_pytree]
+BENCHMARKS = [bench_dispatch, bench_ops, bench_autograd, bench_pytree, bench_modes]
 
 
 def main() -> None:

@@ -1,0 +1,107 @@
+"""Python-level extension points against torch (issue 5): the C++/Python crossing torch pays
+for each is what torchpy need not.
+
+  (a) a pass-through TorchDispatchMode around `a + b`        target <= 0.5x torch
+  (b) a wrapper subclass that unwraps with tree_map, calls func, rewraps   target <= 0.2x torch
+  (c) a pass-through TorchFunctionMode around `torch.add(a, b)`   target <= 1x torch
+All on 4-element float32 tensors.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import torch
+
+import torchpy
+
+from common import markdown_table, per_call_us
+
+
+def _dispatch_mode_case(lib):
+    python_dispatch = importlib.import_module(lib.__name__ + ".utils._python_dispatch")
+
+    class PassThrough(python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    a, b = lib.tensor([1.0, 2.0, 3.0, 4.0]), lib.tensor([4.0, 3.0, 2.0, 1.0])
+    mode = PassThrough()
+
+    def case():
+        with mode:
+            for _ in range(10):
+                a + b
+
+    return case, 10
+
+
+def _wrapper_subclass_case(lib):
+    pytree = importlib.import_module(lib.__name__ + ".utils._pytree")
+
+    class Wrapper(lib.Tensor):
+        @staticmethod
+        def __new__(cls, elem):
+            r = lib.Tensor._make_wrapper_subclass(cls, elem.shape, dtype=elem.dtype, device=elem.device)
+            r.elem = elem
+            return r
+
+        @classmethod
+        def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+            unwrap = lambda x: x.elem if isinstance(x, Wrapper) else x  # noqa: E731
+            wrap = lambda x: Wrapper(x) if isinstance(x, lib.Tensor) else x  # noqa: E731
+            out = func(*pytree.tree_map(unwrap, args), **pytree.tree_map(unwrap, kwargs or {}))
+            return pytree.tree_map(wrap, out)
+
+    a, b = Wrapper(lib.tensor([1.0, 2.0, 3.0, 4.0])), Wrapper(lib.tensor([4.0, 3.0, 2.0, 1.0]))
+    return (lambda: a + b), 1
+
+
+def _function_mode_case(lib):
+    overrides = importlib.import_module(lib.__name__ + ".overrides")
+
+    class PassThrough(overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    a, b = lib.tensor([1.0, 2.0, 3.0, 4.0]), lib.tensor([4.0, 3.0, 2.0, 1.0])
+    mode = PassThrough()
+
+    def case():
+        with mode:
+            for _ in range(10):
+                lib.add(a, b)
+
+    return case, 10
+
+
+def _time(make, lib):
+    try:
+        case, per = make(lib)
+        case()
+        return per_call_us(case, number=2000, repeat=5) / per
+    except Exception as error:  # a piece that does not exist yet: report it
+        return f"n/a ({type(error).__name__})"
+
+
+def run() -> list[str]:
+    rows = []
+    for name, make, target in [("(a) pass-through TorchDispatchMode, `a + b`", _dispatch_mode_case, 0.5),
+                               ("(b) wrapper subclass with tree_map, `a + b`", _wrapper_subclass_case, 0.2),
+                               ("(c) pass-through TorchFunctionMode, `torch.add(a, b)`", _function_mode_case, 1.0)]:
+        ours, theirs = _time(make, torchpy), _time(make, torch)
+        ratio = f"{ours / theirs:.2f}×" if isinstance(ours, float) and isinstance(theirs, float) else "—"
+        fmt = lambda v: f"{v:.2f}" if isinstance(v, float) else v  # noqa: E731
+        rows.append([name, fmt(ours), fmt(theirs), ratio, f"≤ {target}×"])
+    return [
+        "## Subclasses and modes (issue 5)",
+        "",
+        "µs per op, 4-element float32 tensors.",
+        "",
+        *markdown_table(["case", "torchpy µs", "torch µs", "torchpy / torch", "target"], rows),
+        "",
+    ]
+
+
+if __name__ == "__main__":
+    print("\n".join(run()))
