@@ -773,3 +773,33 @@ def test_dispatch_mode_sees_torchs_calls(case):
     values = randn(3, 4)
     fn = DISPATCH_CASES[case]
     assert dispatch_log(torchpy, fn, values) == dispatch_log(torch, fn, values)
+
+
+def test_numpy_argument_names():
+    """PyTorch's parser takes axis= for dim= and keepdims= for keepdim=."""
+    x = Input(randn(3, 4), "float32")
+    check(lambda t, a: a.sum(axis=0), x)
+    check(lambda t, a: t.sum(a, axis=1, keepdims=True), x)
+    check(lambda t, a: a.mean(axis=(0, 1)), x)
+    check(lambda t, a: a.max(axis=0), x)
+    check(lambda t, a: a.amax(axis=0, keepdims=True), x)
+    check(lambda t, a: a.argmax(axis=1), x)
+    check(lambda t, a: a.std(axis=0), x)
+    check(lambda t, a: a.any(axis=0), x)
+    check(lambda t, a: a.logsumexp(axis=0), x)
+    check(lambda t, a: a.cumsum(axis=1), x)
+
+
+def test_python_overload_resolution():
+    x = Input(randn(3, 4), "float32")
+    check(lambda t, a: a.sum(0, True), x)
+    check(lambda t, a: a.std(0, True, True), x)
+    check(lambda t, a: a.amax(0, True), x)
+    check(lambda t, a: a.max(dim=1, keepdim=True), x)
+    check(lambda t, a: a.max(t.zeros(4)), x)
+    check(lambda t, a: t.min(a, t.zeros(3, 1)), x)
+    check(lambda t, a: a.std(True), Input([1.0, 2.0, 4.0], "float32"))
+    check(lambda t, a: a.var([0], True), Input([1.0, 2.0, 4.0], "float32"))
+    check(lambda t, a: a.count_nonzero(dim=(0, 1)), x)
+    check_error(lambda t, a: a.max(keepdim=True), x, match_message=False)
+    check_error(lambda t, a: a.sum(0.0), x, match_message=False)

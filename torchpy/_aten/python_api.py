@@ -31,7 +31,7 @@ class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
-                 "option_defaults", "out_names", "aliases")
+                 "option_defaults", "out_names", "aliases", "int_positions", "int_names")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -68,6 +68,11 @@ class _Candidate:
         # Python passes several out= tensors as one tuple: torch.max(x, 0, out=(values, indices)).
         outs = tuple(a.name for a in schema.arguments if a.kwarg_only and a.is_write)
         self.out_names = outs if len(outs) > 1 else ()
+        # int and int-list parameters, where PyTorch's parser refuses a bool (x.std(True) is
+        # std(unbiased=True), not std(dim=[1])).
+        ints = [(i, a.name) for i, a in enumerate(schema.arguments) if a.type.base_name in ("int", "SymInt")]
+        self.int_positions = tuple(i for i, _ in ints)
+        self.int_names = frozenset(name for _, name in ints)
         # NumPy's names, which PyTorch's parser accepts too: x.sum(axis=0, keepdims=True).
         self.aliases = tuple((alias, name) for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
                              if name in names)
@@ -104,6 +109,22 @@ class _Candidate:
                 return True
         return False
 
+    def takes_bool_as_int(self, args: tuple, kwargs: dict) -> bool:
+        n = len(args)
+        for i in self.int_positions:
+            if i < n and _is_bool_or_bools(args[i]):
+                return True
+        for name, value in kwargs.items():
+            if name in self.int_names and _is_bool_or_bools(value):
+                return True
+        return False
+
+
+def _is_bool_or_bools(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(type(v) is bool for v in value)
+    return type(value) is bool
+
 
 class PythonOp:
     """The callable behind one public name (torchpy.sum, Tensor.sum)."""
@@ -123,6 +144,8 @@ class PythonOp:
             call_args, call_kwargs, requires_grad = candidate.normalize_python_call(args, kwargs)
             # After folding varargs: zeros(2, 3, out=t) has no number where out goes.
             if not self.allow_numbers and candidate.takes_number_as_tensor(call_args, call_kwargs):
+                continue
+            if candidate.int_positions and candidate.takes_bool_as_int(call_args, call_kwargs):
                 continue
             try:
                 bound_args, bound_kwargs = op._binder.bind(call_args, call_kwargs)

@@ -54,7 +54,7 @@ def _extreme(name: str, ufunc: np.ufunc, self: Tensor, dim: Any, keepdim: bool) 
         _check_meta_identity(self._shape, axes)
         return meta(shape, d)
     check_nonempty_dims(name, self._shape, axes, shown=None if axes is None else [d for d in dim])
-    return wrap(ufunc.reduce(_comparable(self._data, d), axis=axes, keepdims=keepdim), d)
+    return wrap(ufunc.reduce(_comparable(self._data, d), axes, None, None, keepdim), d)
 
 
 def amax(self: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -91,8 +91,8 @@ def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> t
         )
     check_nonempty_dims("aminmax", self._shape, axes, sep="")
     data = _comparable(self._data, d)
-    return (wrap(np.minimum.reduce(data, axis=axes, keepdims=keepdim), d),
-            wrap(np.maximum.reduce(data, axis=axes, keepdims=keepdim), d))
+    return (wrap(np.minimum.reduce(data, axes, None, None, keepdim), d),
+            wrap(np.maximum.reduce(data, axes, None, None, keepdim), d))
 
 
 def aminmax_out(self: Tensor, *, dim: int | None = None, keepdim: bool = False,
@@ -168,11 +168,11 @@ def _extreme_dim(name: str, find: Any, self: Tensor, dim: int, keepdim: bool) ->
 
 
 def max_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("max", np.argmax, self, dim, keepdim)
+    return _extreme_dim("max", np.ndarray.argmax, self, dim, keepdim)
 
 
 def min_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("min", np.argmin, self, dim, keepdim)
+    return _extreme_dim("min", np.ndarray.argmin, self, dim, keepdim)
 
 
 def max_dim_max(self: Tensor, dim: int, keepdim: bool = False, *, max: Tensor, max_values: Tensor) -> tuple[Tensor, Tensor]:
@@ -210,11 +210,11 @@ def _arg_extreme(name: str, find: Any, self: Tensor, dim: int | None, keepdim: b
 
 
 def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmax", np.argmax, self, dim, keepdim)
+    return _arg_extreme("argmax", np.ndarray.argmax, self, dim, keepdim)
 
 
 def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmin", np.argmin, self, dim, keepdim)
+    return _arg_extreme("argmin", np.ndarray.argmin, self, dim, keepdim)
 
 
 # --- max(other) / min(other): CompositeImplicitAutograd, as in PyTorch ----------------------------

@@ -72,17 +72,17 @@ def vector_norm_array(data: np.ndarray, order: float, axes: tuple[int, ...] | No
     """The `order`-norm of `data` over `axes`, in data's (real) precision."""
     magnitude = np.abs(data)
     if order == 2:
-        return np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+        return np.sqrt(np.add.reduce(magnitude * magnitude, axes, None, None, keepdim))
     if order == 1:
-        return np.sum(magnitude, axis=axes, keepdims=keepdim)
+        return np.add.reduce(magnitude, axes, None, None, keepdim)
     if order == math.inf:
-        return np.max(magnitude, axis=axes, keepdims=keepdim)
+        return np.maximum.reduce(magnitude, axes, None, None, keepdim)
     if order == -math.inf:
-        return np.min(magnitude, axis=axes, keepdims=keepdim)
+        return np.minimum.reduce(magnitude, axes, None, None, keepdim)
     if order == 0:
-        return np.sum(magnitude != 0, axis=axes, keepdims=keepdim, dtype=magnitude.dtype)
+        return np.add.reduce(magnitude != 0, axes, magnitude.dtype, None, keepdim)
     with np.errstate(divide="ignore", over="ignore"):
-        powered = np.sum(magnitude ** order, axis=axes, keepdims=keepdim)
+        powered = np.add.reduce(magnitude ** order, axes, None, None, keepdim)
         return powered ** (1.0 / order)
 
 

@@ -26,6 +26,8 @@ from .reduction_util import (
 from .variants import write_out
 
 _int64 = _dt.int64
+_add_reduce = np.add.reduce  # ufunc.reduce directly: np.sum's wrapper costs more than the sum
+_multiply_reduce = np.multiply.reduce
 
 
 def _widened(self_dtype: dtype, requested: dtype | None) -> dtype:
@@ -39,7 +41,7 @@ def _widened(self_dtype: dtype, requested: dtype | None) -> dtype:
 
 
 def sum_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool, compute: np.dtype) -> Any:
-    return np.sum(cast(data, compute), axis=axes, keepdims=keepdim)
+    return _add_reduce(cast(data, compute), axes, None, None, keepdim)
 
 
 def sum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
@@ -75,7 +77,7 @@ def prod(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype |
     axes, shape = layout(self, dim, keepdim)
     if self._data is None:
         return meta(shape, result)
-    return wrap(np.prod(cast(self._data, accumulate_dtype(result)), axis=axes, keepdims=keepdim), result)
+    return wrap(_multiply_reduce(cast(self._data, accumulate_dtype(result)), axes, None, None, keepdim), result)
 
 
 # --- mean ------------------------------------------------------------------------------------------

@@ -96,8 +96,19 @@ def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None, keepdim:
 
 def layout(self: Tensor, dim: Any, keepdim: bool, all_if_empty: bool = True) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
     """(NumPy axes, output shape) for reducing `dim` of `self`."""
-    axes = normalize_dims(dim, len(self._shape), all_if_empty)
-    return axes, reduced_shape(self._shape, axes, keepdim)
+    shape = self._shape
+    if dim is None:
+        return None, ((1,) * len(shape) if keepdim else ())
+    if type(dim) is list and len(dim) == 1 and shape:  # the common x.sum(0): no general pass
+        axis = dim[0]
+        ndim = len(shape)
+        if -ndim <= axis < 0:
+            axis += ndim
+        elif not 0 <= axis < ndim:
+            _wrap_dim(axis, ndim)  # raises PyTorch's IndexError
+        return (axis,), shape[:axis] + ((1,) if keepdim else ()) + shape[axis + 1:]
+    axes = normalize_dims(dim, len(shape), all_if_empty)
+    return axes, reduced_shape(shape, axes, keepdim)
 
 
 def reduction_size(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> int:

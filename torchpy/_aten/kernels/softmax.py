@@ -21,14 +21,15 @@ from .reduction_util import accumulate_dtype, check_out_dtype, meta, out_kernel,
 
 
 def softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
-    shifted = data - np.max(data, axis=axis, keepdims=True)
-    exp = np.exp(shifted)
-    return exp / np.sum(exp, axis=axis, keepdims=True)
+    exp = np.exp(data - np.maximum.reduce(data, axis, None, None, True))
+    exp /= np.add.reduce(exp, axis, None, None, True)
+    return exp
 
 
 def log_softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
-    shifted = data - np.max(data, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = data - np.maximum.reduce(data, axis, None, None, True)
+    shifted -= np.log(np.add.reduce(np.exp(shifted), axis, None, None, True))
+    return shifted
 
 
 def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool) -> Tensor:

@@ -62,14 +62,15 @@ def moments_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
     """(variance, mean) over `axes`, in float64 / complex128."""
     x = data.astype(_complex128 if data.dtype.kind == "c" else _float64)
     count = reduction_size(data.shape, axes)
+    # 0/0, x/0 and inf - inf give PyTorch's nan and inf, without NumPy's warnings.
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.sum(x, axis=axes, keepdims=True) / count
+        mean = np.add.reduce(x, axes, None, None, True) / count
         deviation = x - mean
         if deviation.dtype.kind == "c":
             squares = deviation.real * deviation.real + deviation.imag * deviation.imag
         else:
             squares = deviation * deviation
-        variance = np.sum(squares, axis=axes, keepdims=keepdim) / max(0.0, count - correction)
+        variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
     if not keepdim:
         mean = mean.reshape(variance.shape)
     return variance, mean
@@ -151,12 +152,12 @@ def logsumexp_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: boo
     """log(sum(exp(x))) over `axes`, shifted by the max (its real part, for complex) for range."""
     if data.size == 0:
         with np.errstate(divide="ignore"):
-            return np.log(np.sum(np.exp(data), axis=axes, keepdims=keepdim))
+            return np.log(np.add.reduce(np.exp(data), axes, None, None, keepdim))
     real = data.real if data.dtype.kind == "c" else data
-    shift = np.max(real, axis=axes, keepdims=True)
+    shift = np.maximum.reduce(real, axes, None, None, True)
     shift = np.where(np.isinf(shift), 0, shift).astype(real.dtype)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        total = np.sum(np.exp(data - shift), axis=axes, keepdims=keepdim)
+        total = np.add.reduce(np.exp(data - shift), axes, None, None, keepdim)
         return np.log(total) + (shift if keepdim else shift.reshape(total.shape))
 
 
