@@ -9,6 +9,13 @@ from __future__ import annotations
 from . import graph  # noqa: F401
 from . import derivatives as _derivatives  # noqa: F401
 from .derivatives import pointwise as _pointwise_formulas  # noqa: F401
+from .derivatives import (  # noqa: F401  (each module registers its family's formulas)
+    copy as _copy_formulas,
+    indexing as _indexing_formulas,
+    linalg as _linalg_formulas,
+    reduction as _reduction_formulas,
+    view as _view_formulas,
+)
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .functional_api import backward, grad  # noqa: F401
 from .grad_mode import (  # noqa: F401

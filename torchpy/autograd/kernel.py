@@ -108,34 +108,70 @@ def _formula_for(op: Any) -> Any:
     return formula
 
 
+def _flat_inputs(values: dict[str, Any], names: tuple[str, ...]) -> list[Any]:
+    """The formula's inputs in order; a Tensor[] argument (cat's tensors) adds each element."""
+    inputs: list[Any] = []
+    for name in names:
+        value = values[name]
+        if isinstance(value, (list, tuple)):
+            inputs.extend(value)
+        else:
+            inputs.append(value)
+    return inputs
+
+
+_GEOMETRY = {
+    "shape": lambda t: tuple(t._shape),
+    "stride": lambda t: tuple(t.stride()),
+    "offset": lambda t: t.storage_offset(),
+    "dtype": lambda t: t._dtype,
+}
+
+
+def _geometry(value: Any, attr: str) -> Any:
+    """A saved `arg.attr`: one tensor's shape / stride / offset / dtype, or a list of them."""
+    if isinstance(value, (list, tuple)):
+        return [_geometry(v, attr) for v in value]
+    return None if value is None else _GEOMETRY[attr](value)
+
+
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     schema = op._schema
     values = _argument_values(schema, args, kwargs)
     _check_mutations(op, values)
     formula = _formula_for(op)
+    if formula is not None and formula.backward is None:
+        # Registered as not differentiable (detach, zeros_like, ...): no history.
+        return _run_below(op, ks, args, kwargs)
     to_save = values
     if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
         # The formula needs self as it was before the op overwrote it.
         to_save = dict(values)
         with grad_mode.no_grad():
             to_save["self"] = values["self"].clone()
+    if formula is not None:
+        # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
+        inputs = _flat_inputs(values, formula.inputs)
+        infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
+        geometry = {name: _geometry(to_save[name.split(".")[0]], name.split(".")[1])
+                    for name in formula.save if "." in name}
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
     if formula is None:
         edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
         node = NotImplementedNode(op.name(), edges, len(outputs))
     else:
-        inputs = [values[name] for name in formula.inputs]
         edges = tuple(
             gradient_edge(v) if isinstance(v, Tensor) and v._requires_grad else (None, 0) for v in inputs
         )
-        infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
         node = OpNode(formula, edges, infos, len(outputs))
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
         for name in formula.save:
             if name.startswith("result"):
                 index = int(name[6:] or 0)
                 node._saved[name] = SavedTensor(outputs[index], output_of=node)
+            elif "." in name:  # "self.shape": only the geometry, so self is not kept alive
+                node._saved[name.replace(".", "_")] = geometry[name]
             else:
                 value = to_save[name]
                 if isinstance(value, Tensor):

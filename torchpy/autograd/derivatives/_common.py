@@ -1,0 +1,65 @@
+"""Shape helpers shared by the formula families (dims, reduced dims, scatter-back)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+import torchpy
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A possibly negative dim as an index; a 0-dim tensor accepts dims 0 and -1."""
+    return dim % max(ndim, 1)
+
+
+def reduced_dims(dim: int | Sequence[int] | None, ndim: int) -> list[int]:
+    """The dims a reduction removed, sorted; None or [] means all of them."""
+    if dim is None:
+        return list(range(ndim))
+    if isinstance(dim, int):
+        dim = [dim]
+    if len(dim) == 0:
+        return list(range(ndim))
+    return sorted({wrap_dim(d, ndim) for d in dim}) if ndim else []
+
+
+def restore_reduced(t, dim, keepdim: bool, ndim: int):
+    """A reduction's output (or its gradient) with the reduced dims back as size 1."""
+    if keepdim or ndim == 0:
+        return t
+    for d in reduced_dims(dim, ndim):
+        t = t.unsqueeze(d)
+    return t
+
+
+def reduced_count(shape: Sequence[int], dim) -> int:
+    """How many elements each output element of a reduction over `dim` gathered."""
+    count = 1
+    for d in reduced_dims(dim, len(shape)):
+        count *= shape[d]
+    return count
+
+
+def zeros(shape: Sequence[int], like):
+    return torchpy.zeros(tuple(shape), dtype=like.dtype)
+
+
+def reverse(t, dim: int):
+    """t flipped along dim (with index_select, so it stays differentiable)."""
+    n = t.shape[dim]
+    return t.index_select(dim, torchpy.arange(n - 1, -1, -1))
+
+
+def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):
+    """The gradient of a gather: `positions` (the output's shape) holds, for each output
+    element, the flat index of the input element it read. Repeated positions add up."""
+    flat = zeros((int(np.prod(shape, dtype=np.int64)),), grad)
+    index = torchpy.tensor(np.ascontiguousarray(positions).reshape(-1), dtype=torchpy.int64)
+    return flat.index_add(0, index, grad.reshape(-1)).reshape(tuple(shape))
+
+
+def flat_positions(shape: Sequence[int]) -> np.ndarray:
+    """Every element's flat (row-major) index, laid out in `shape`."""
+    return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(tuple(shape))

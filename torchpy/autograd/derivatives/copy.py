@@ -1,0 +1,106 @@
+"""Derivatives of copies, fills, cat / stack, and the ops torch does not differentiate.
+
+A "not differentiable" registration (detach, zeros_like, ...) tells the
+Autograd kernel to record nothing: the output does not require grad, as in
+torch. Ops with no registration at all record a node that raises "derivative
+for ... is not implemented" (torch's NotImplemented), e.g. aten::copy.
+"""
+
+from __future__ import annotations
+
+import torchpy
+
+from . import FORMULAS, Derivative, derivative
+from ._common import wrap_dim
+
+# --- not differentiable ----------------------------------------------------------------------
+
+
+def not_differentiable(op: str) -> None:
+    FORMULAS[op] = Derivative(op, "", (), (), None)
+
+
+for _op in (
+    "aten::detach", "aten::view.dtype",
+    "aten::empty_like", "aten::zeros_like", "aten::ones_like", "aten::full_like",
+    "aten::new_empty", "aten::new_empty_strided", "aten::new_zeros", "aten::new_ones", "aten::new_full",
+    "aten::rand_like", "aten::rand_like.generator", "aten::randn_like", "aten::randn_like.generator",
+    "aten::randint_like", "aten::randint_like.low_dtype", "aten::randint_like.generator",
+    "aten::randint_like.low_generator_dtype", "aten::randint_like.Tensor",
+    "aten::randint_like.Tensor_generator",
+):
+    not_differentiable(_op)
+
+
+# --- copies ----------------------------------------------------------------------------------
+
+
+@derivative("aten::clone", "CloneBackward0", inputs=("self",))
+def clone_backward(grad):
+    return grad
+
+
+# The cast back to self's dtype happens centrally (node.py).
+@derivative("aten::_to_copy", "ToCopyBackward0", inputs=("self",))
+def to_copy_backward(grad):
+    return grad
+
+
+# copy_ overwrites self: src gets the gradient (summed to its shape, cast to its dtype centrally).
+@derivative("aten::copy_", "CopyBackwards", inputs=("self", "src"))
+def copy_backward(grad):
+    return torchpy.zeros_like(grad), grad
+
+
+# --- fills: the old values of self no longer matter ------------------------------------------
+
+
+def _fill_scalar_backward(grad):
+    return torchpy.zeros_like(grad)
+
+
+def _fill_tensor_backward(grad):
+    return torchpy.zeros_like(grad), grad.sum()
+
+
+derivative("aten::fill.Scalar", "FillBackward0", inputs=("self",))(_fill_scalar_backward)
+derivative("aten::fill.Tensor", "FillBackward1", inputs=("self", "value"))(_fill_tensor_backward)
+derivative("aten::fill_.Scalar", "FillBackward2", inputs=("self",))(_fill_scalar_backward)
+derivative("aten::fill_.Tensor", "FillBackward3", inputs=("self", "value"))(_fill_tensor_backward)
+derivative("aten::zero", "ZeroBackward0", inputs=("self",))(_fill_scalar_backward)
+
+# In-place random fills: torch records a node whose gradient is zero.
+for _op, _name in (
+    ("aten::uniform_", "UniformBackward0"),
+    ("aten::normal_", "NormalBackward0"),
+    ("aten::random_.from", "RandomBackward0"),
+    ("aten::random_.to", "RandomBackward1"),
+    ("aten::random_", "RandomBackward2"),
+):
+    derivative(_op, _name, inputs=("self",))(_fill_scalar_backward)
+
+
+# --- cat / stack: one gradient per tensor of the list ----------------------------------------
+
+
+def _is_legacy_empty(shape) -> bool:
+    """cat skips 1-D empty tensors whatever the other tensors' shapes (torch's legacy rule)."""
+    return tuple(shape) == (0,)
+
+
+@derivative("aten::cat", "CatBackward0", inputs=("tensors",), save=("tensors.shape", "dim"))
+def cat_backward(grad, tensors_shape, dim):
+    dim = wrap_dim(dim, grad.dim())
+    grads, start = [], 0
+    for shape in tensors_shape:
+        if _is_legacy_empty(shape) and grad.dim() != 1:
+            grads.append(torchpy.zeros((0,), dtype=grad.dtype))
+            continue
+        grads.append(grad.narrow(dim, start, shape[dim]))
+        start += shape[dim]
+    return tuple(grads)
+
+
+@derivative("aten::stack", "StackBackward0", inputs=("tensors",), save=("dim",))
+def stack_backward(grad, dim):
+    return tuple(grad.unbind(wrap_dim(dim, grad.dim())))

@@ -1,0 +1,137 @@
+"""Derivatives of advanced indexing, gather / scatter and masked selection.
+
+Reading at indices (index, gather, index_select) sends the gradient back by
+adding it at the same indices; writing at indices (index_put, scatter) hands
+the written positions' gradient to the source and zero to what was overwritten.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torchpy
+
+from . import derivative
+from ._common import scatter_back, zeros
+
+aten = torchpy.ops.aten
+
+
+@derivative("aten::index.Tensor", "IndexBackward0", inputs=("self",), save=("self.shape", "indices"))
+def index_backward(grad, self_shape, indices):
+    return aten.index_put.default(zeros(self_shape, grad), indices, grad, True)
+
+
+def _index_put_backward(grad, indices, accumulate):
+    grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros((), grad), False)
+    return grad_self, aten.index.Tensor(grad, indices)
+
+
+# index_put_ (x[i] = v) uses index_put's formula, _index_put_impl_ _index_put_impl's.
+derivative("aten::index_put", "IndexPutBackward0", inputs=("self", "values"),
+           save=("indices", "accumulate"))(_index_put_backward)
+derivative("aten::_index_put_impl", "IndexPutImplBackward0", inputs=("self", "values"),
+           save=("indices", "accumulate"))(_index_put_backward)
+
+
+@derivative("aten::gather", "GatherBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+def gather_backward(grad, self_shape, dim, index):
+    return zeros(self_shape, grad).scatter_add(dim, index, grad)
+
+
+@derivative("aten::index_select", "IndexSelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+def index_select_backward(grad, self_shape, dim, index):
+    if len(self_shape) == 0:
+        return grad.reshape(())
+    return zeros(self_shape, grad).index_add(dim, index.reshape(-1), grad)
+
+
+@derivative("aten::index_add", "IndexAddBackward0", inputs=("self", "source"),
+            save=("dim", "index", "source.shape", "alpha"))
+def index_add_backward(grad, dim, index, source_shape, alpha):
+    if len(source_shape) == 0:
+        grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
+    else:
+        grad_source = grad.index_select(dim, index)
+    return grad, grad_source if alpha == 1 else grad_source * alpha
+
+
+@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self.shape", "mask"))
+def masked_select_backward(grad, self_shape, mask):
+    # The selection runs over self and mask broadcast together; un-broadcasting is central.
+    shape = np.broadcast_shapes(tuple(self_shape), tuple(mask.shape))
+    chosen = np.broadcast_to(np.asarray(mask._data, dtype=bool), shape)
+    return scatter_back(grad, shape, np.flatnonzero(chosen))
+
+
+# --- scatter ---------------------------------------------------------------------------------
+
+
+@derivative("aten::scatter.src", "ScatterBackward0", inputs=("self", "src"), save=("dim", "index"))
+def scatter_backward(grad, dim, index):
+    return grad.scatter(dim, index, 0.0), grad.gather(dim, index)
+
+
+@derivative("aten::scatter.value", "ScatterBackward1", inputs=("self",), save=("dim", "index"))
+def scatter_value_backward(grad, dim, index):
+    return grad.scatter(dim, index, 0.0)
+
+
+@derivative("aten::scatter_add", "ScatterAddBackward0", inputs=("self", "src"), save=("dim", "index"))
+def scatter_add_backward(grad, dim, index):
+    return grad, grad.gather(dim, index)
+
+
+@derivative("aten::scatter_reduce.two", "ScatterReduceBackward0", inputs=("self", "src"),
+            save=("self", "dim", "index", "src", "reduce", "include_self", "result"))
+def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
+    rule = _SCATTER_REDUCE_RULES.get(reduce)
+    if rule is None:
+        raise RuntimeError(f"scatter_reduce(): expected reduce to be one of sum, prod, mean, amax, amin, got {reduce}")
+    grad_self, grad_src = rule(grad, self, dim, index, src, include_self, result)
+    if not include_self:
+        # self's values at the scattered positions never reached the result.
+        grad_self = grad_self.scatter(dim, index, 0.0)
+    return grad_self, grad_src
+
+
+def _scatter_sum(grad, self, dim, index, src, include_self, result):
+    return grad, grad.gather(dim, index)
+
+
+def _scatter_mean(grad, self, dim, index, src, include_self, result):
+    start = torchpy.ones_like(self) if include_self else torchpy.zeros_like(self)
+    count = start.scatter_add(dim, index, torchpy.ones_like(src))
+    share = grad / count.masked_fill(count == 0, 1)
+    return share, share.gather(dim, index)
+
+
+def _scatter_prod(grad, self, dim, index, src, include_self, result):
+    # d result[p] / d self[p] = the product of the src values scattered to p.
+    grad_self = grad * torchpy.ones_like(self).scatter_reduce(dim, index, src, "prod")
+    # d result[p] / d src[j] = the product of everything else at p: result / src[j] when
+    # src[j] != 0; the product of the rest when src[j] is the group's only zero; else 0.
+    zero = src == 0
+    zeros_in_group = torchpy.zeros_like(self).scatter_add(dim, index, zero.to(src.dtype)).gather(dim, index)
+    nonzero_src = src.masked_fill(zero, 1)
+    rest = self.scatter_reduce(dim, index, nonzero_src, "prod", include_self=include_self).gather(dim, index)
+    at_zero = torchpy.where(zeros_in_group == 1, rest, 0.0)
+    others = torchpy.where(zero, at_zero, result.gather(dim, index) / nonzero_src)
+    return grad_self, grad.gather(dim, index) * others
+
+
+def _scatter_extreme(grad, self, dim, index, src, include_self, result):
+    # The elements equal to the result share its gradient evenly.
+    self_hit = (self == result).to(grad.dtype)
+    if not include_self:
+        self_hit = self_hit.scatter(dim, index, 0.0)
+    src_hit = (src == result.gather(dim, index)).to(grad.dtype)
+    count = self_hit.scatter_add(dim, index, src_hit)
+    share = grad / count
+    return self_hit * share, src_hit * share.gather(dim, index)
+
+
+_SCATTER_REDUCE_RULES = {
+    "sum": _scatter_sum, "mean": _scatter_mean, "prod": _scatter_prod,
+    "amax": _scatter_extreme, "amin": _scatter_extreme,
+}

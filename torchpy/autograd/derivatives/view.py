@@ -1,0 +1,168 @@
+"""Derivatives of view and shape ops: the gradient takes the inverse view, or is
+scattered back into zeros of the input's shape for views that drop elements.
+
+Views save only the input's geometry ("self.shape"), never the input itself, so
+modifying the input in place after taking a view does not break backward.
+In-place view ops (t_, squeeze_, ...) have their own node names in torch and
+are registered by name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import torchpy
+
+from . import derivative
+from ._common import flat_positions, scatter_back, wrap_dim, zeros
+
+
+def _register(ops: tuple, inputs: tuple, save: tuple = ()):
+    """One backward function under several (op, node name) pairs."""
+    def register(fn):
+        for op, node_name in ops:
+            derivative(op, node_name, inputs=inputs, save=save)(fn)
+        return fn
+    return register
+
+
+# --- reshaping -------------------------------------------------------------------------------
+
+
+@_register((("aten::view", "ViewBackward0"), ("aten::_unsafe_view", "UnsafeViewBackward0")),
+           inputs=("self",), save=("self.shape",))
+def view_backward(grad, self_shape):
+    return grad.reshape(self_shape)
+
+
+@_register((("aten::squeeze", "SqueezeBackward0"), ("aten::squeeze_", "SqueezeBackward3")),
+           inputs=("self",), save=("self.shape",))
+def squeeze_backward(grad, self_shape):
+    return grad.reshape(self_shape)
+
+
+@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4"),
+            ("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
+           inputs=("self",), save=("self.shape",))
+def squeeze_dim_backward(grad, self_shape):
+    return grad.reshape(self_shape)
+
+
+@_register((("aten::unsqueeze", "UnsqueezeBackward0"), ("aten::unsqueeze_", "UnsqueezeBackward1")),
+           inputs=("self",), save=("dim",))
+def unsqueeze_backward(grad, dim):
+    return grad.squeeze(dim)
+
+
+@_register((("aten::alias", "AliasBackward0"), ("aten::lift_fresh", "LiftFreshBackward0")), inputs=("self",))
+def alias_backward(grad):
+    return grad
+
+
+# The sum over broadcast dims happens centrally (node.py un-broadcasts to self's shape).
+@derivative("aten::expand", "ExpandBackward0", inputs=("self",))
+def expand_backward(grad):
+    return grad
+
+
+# --- reordering dims -------------------------------------------------------------------------
+
+
+@_register((("aten::t", "TBackward0"), ("aten::t_", "TBackward1")), inputs=("self",))
+def t_backward(grad):
+    return grad.t()
+
+
+@_register((("aten::transpose.int", "TransposeBackward0"), ("aten::transpose_", "TransposeBackward1")),
+           inputs=("self",), save=("dim0", "dim1"))
+def transpose_backward(grad, dim0, dim1):
+    return grad.transpose(dim0, dim1)
+
+
+@derivative("aten::permute", "PermuteBackward0", inputs=("self",), save=("dims",))
+def permute_backward(grad, dims):
+    ndim = len(dims)
+    inverse = [0] * ndim
+    for position, d in enumerate(dims):
+        inverse[wrap_dim(d, ndim)] = position
+    return grad.permute(inverse)
+
+
+# --- views that drop elements: scatter the gradient back -------------------------------------
+
+
+@derivative("aten::select.int", "SelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+def select_backward(grad, self_shape, dim, index):
+    dim = wrap_dim(dim, len(self_shape))
+    index = index % self_shape[dim]
+    where = torchpy.tensor([index], dtype=torchpy.int64)
+    return zeros(self_shape, grad).index_add(dim, where, grad.unsqueeze(dim))
+
+
+@derivative("aten::slice.Tensor", "SliceBackward0", inputs=("self",),
+            save=("self.shape", "dim", "start", "end", "step"))
+def slice_backward(grad, self_shape, dim, start, end, step):
+    dim = wrap_dim(dim, len(self_shape))
+    kept = range(*slice(start, end, step).indices(self_shape[dim]))
+    where = torchpy.tensor(list(kept), dtype=torchpy.int64)
+    return zeros(self_shape, grad).index_add(dim, where, grad)
+
+
+@derivative("aten::diagonal", "DiagonalBackward0", inputs=("self",),
+            save=("self.shape", "offset", "dim1", "dim2"))
+def diagonal_backward(grad, self_shape, offset, dim1, dim2):
+    # NumPy's diagonal lays the diagonal out exactly as torch's does (as the last dim).
+    positions = np.diagonal(flat_positions(self_shape), offset, dim1, dim2)
+    return scatter_back(grad, self_shape, positions)
+
+
+def _storage_positions(shape, stride, offset) -> np.ndarray:
+    """For every element of a strided view, its position in the storage."""
+    positions = np.full(tuple(shape), offset, dtype=np.int64)
+    for d, (size, step) in enumerate(zip(shape, stride)):
+        along = np.arange(size, dtype=np.int64) * step
+        positions = positions + along.reshape([-1 if i == d else 1 for i in range(len(shape))])
+    return positions
+
+
+@derivative("aten::as_strided", "AsStridedBackward0", inputs=("self",),
+            save=("self.shape", "self.stride", "self.offset", "size", "stride", "storage_offset"))
+def as_strided_backward(grad, self_shape, self_stride, self_offset, size, stride, storage_offset):
+    """Add the output's gradient into a buffer over the storage, read it back at self's
+    elements; an element of self that several of its own positions share gets its share."""
+    out_at = _storage_positions(size, stride, self_offset if storage_offset is None else storage_offset)
+    in_at = _storage_positions(self_shape, self_stride, self_offset)
+    if in_at.size == 0:
+        return zeros(self_shape, grad)
+    low = min(int(in_at.min()), int(out_at.min()) if out_at.size else int(in_at.min()))
+    high = max(int(in_at.max()), int(out_at.max()) if out_at.size else int(in_at.max()))
+    storage = scatter_back(grad, (high - low + 1,), out_at - low)
+    taken = torchpy.tensor((in_at - low).reshape(-1), dtype=torchpy.int64)
+    grad_self = storage.index_select(0, taken).reshape(tuple(self_shape))
+    uses = np.bincount((in_at - low).reshape(-1), minlength=high - low + 1)[(in_at - low)]
+    if (uses > 1).any():
+        grad_self = grad_self / torchpy.tensor(uses, dtype=grad.dtype)
+    return grad_self
+
+
+# --- multi-output views ----------------------------------------------------------------------
+# A call that produced a single piece hands its formula one gradient, not a tuple.
+
+
+def _pieces(grads) -> list:
+    return list(grads) if isinstance(grads, (tuple, list)) else [grads]
+
+
+@derivative("aten::unbind.int", "UnbindBackward0", inputs=("self",), save=("dim",))
+def unbind_backward(grads, dim):
+    return torchpy.stack(_pieces(grads), dim)
+
+
+@derivative("aten::split.Tensor", "SplitBackward0", inputs=("self",), save=("dim",))
+def split_backward(grads, dim):
+    return torchpy.cat(_pieces(grads), dim)
+
+
+@derivative("aten::split_with_sizes", "SplitWithSizesBackward0", inputs=("self",), save=("dim",))
+def split_with_sizes_backward(grads, dim):
+    return torchpy.cat(_pieces(grads), dim)
