@@ -107,6 +107,19 @@ def test_index_out():
     check_error(lambda t, x, i: t.ops.aten.index.Tensor_out(x, [i], out=t.tensor([1])), values(3, 4), ints([2, 0]))
 
 
+def test_index_result_is_contiguous():
+    data = np.zeros((2, 3, 4, 5), np.float32)
+    check(lambda t, i: index(t, t.from_numpy(data), None, i).stride(), ints([0, 2]))
+    check(lambda t, i, j: index(t, t.from_numpy(data), None, i, j).stride(), ints([0, 1]), ints([1, 2]))
+    check(lambda t, i: index(t, t.from_numpy(data), None, None, i).stride(), ints([[1, 2, 0]]))
+    check(lambda t, i: index(t, t.from_numpy(data[0, 0].T), None, i).stride(), ints([0, 2]))
+
+
+def test_index_put_functional_keeps_self_layout():
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    check(lambda t, i, v: t.index_put(t.from_numpy(data.T), (i,), v).stride(), ints([0]), Input(1.0, "float32"))
+
+
 def test_index_on_meta():
     check(lambda t, x, i: index(t, x, i), meta(3, 4), Input([0, 2], "int64", device="meta"))
     check(lambda t, x, i, j: index(t, x, i, None, j), meta(3, 4, 5), Input([[0], [2]], "int64", device="meta"), ints([1, 2, 3]))
@@ -579,3 +592,17 @@ def test_dispatch_mode_sees_torchs_ops(fn):
 
     inputs = (values(3, 4), ints([0, 2, 2]), ints(np.eye(3, 4, dtype=int) * 2), mask(np.eye(3, 4)), values(3, 4))
     assert seen_ops(torchpy, fn, *inputs) == seen_ops(torch, fn, *inputs)
+
+
+def test_version_counters_bump_once_per_write():
+    def versions(t, x, i, j):
+        t.index_put_(x, (i,), t.tensor(1.0))
+        after_put = x._version
+        fresh = t.index_put(x, (i,), t.tensor(1.0), True)
+        x.scatter_(1, j, 2.0)
+        x.index_add_(0, i, t.index_select(x, 0, i) * 1)
+        out = t.tensor([0.0])
+        t.gather(x, 1, j, out=out)
+        return [after_put, x._version, fresh._version, out._version]
+
+    check(versions, values(3, 4), ints([0, 2]), ints([[0], [1], [3]]))

@@ -212,3 +212,21 @@ def seen_ops(lib, fn, *inputs):
 def test_dispatch_mode_sees_torchs_ops(fn):
     inputs = (Input(ties(3, 4), "float32"), Input([0], "int64"))
     assert seen_ops(torchpy, fn, *inputs) == seen_ops(torch, fn, *inputs)
+
+
+def test_sort_outputs_keep_a_transposed_input_layout():
+    data = ties(4, 3).astype(np.float32)
+    check(lambda t: [r.stride() for r in t.from_numpy(data.T.copy().T).sort(0)])
+    check(lambda t: [r.stride() for r in t.from_numpy(data.T).sort(1, descending=True)])
+    check(lambda t: [r.stride() for r in t.from_numpy(data).sort(0)])
+
+
+def test_version_counters_bump_once_per_write():
+    def versions(t, x):
+        values, indices, order = t.tensor([0.0]), t.tensor([0]), t.tensor([0])
+        t.sort(x, out=(values, indices))
+        t.argsort(x, stable=True, out=order)
+        t.topk(x, 2, out=(values, indices))
+        return [values._version, indices._version, order._version]
+
+    check(versions, Input(ties(3, 4), "float32"))

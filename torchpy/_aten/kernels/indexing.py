@@ -19,6 +19,9 @@ from typing import Any, Callable, Sequence
 import ml_dtypes
 import numpy as np
 
+from ..._dispatch import keys as K
+from ..._dispatch import tls
+from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
@@ -92,11 +95,27 @@ def same_dtype_out_of(functional: Callable, message: Callable[[Tensor, Tensor], 
     return out_kernel
 
 
+_BELOW_AD_INPLACE_OR_VIEW = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
+
+
+def call_below_autograd(qualified: str, *args: Any, **kwargs: Any) -> Any:
+    """Call an op from a CompositeExplicitAutograd kernel as PyTorch does: below Autograd and
+    ADInplaceOrView, whose work the outer op already did (no second graph node, no second
+    version bump)."""
+    local = tls.local
+    previous = local.excluded
+    local.excluded = previous | _BELOW_AD_INPLACE_OR_VIEW
+    try:
+        return op_for(qualified)(*args, **kwargs)
+    finally:
+        local.excluded = previous
+
+
 def clone(t: Tensor) -> Tensor:
-    """A fresh contiguous copy (what the functional form of an in-place op starts from)."""
+    """A fresh copy in self's layout (what the functional form of an in-place op starts from)."""
     if t._data is None:
         return meta_tensor(t._shape, t._dtype)
-    return from_array(np.array(t._data, copy=True, order="C"), t._dtype)
+    return from_array(np.array(t._data, copy=True, order="K"), t._dtype)  # preserve_format
 
 
 def is_meta(*tensors: Tensor) -> bool:
@@ -129,7 +148,10 @@ def index_array(t: Tensor) -> np.ndarray:
 
 def first_out_of_bounds(idx: np.ndarray, size: int) -> int | None:
     """The first index (C order) outside [0, size), or None; negative indices are out too."""
-    if idx.size == 0 or (idx.min() >= 0 and idx.max() < size):
+    n = idx.size
+    if n <= 16:  # a Python scan beats NumPy's reductions on a handful of indices
+        return next((v for v in idx.ravel().tolist() if v < 0 or v >= size), None)
+    if idx.min() >= 0 and idx.max() < size:
         return None
     flat = idx.reshape(-1)
     return int(flat[int(np.argmax((flat < 0) | (flat >= size)))])
@@ -329,8 +351,13 @@ def index(self: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
     expanded, shape = _prepare_index(self, indices)
     if self._data is None:
         return meta_tensor(shape, self._dtype)
-    _check_index_bounds(self._shape, expanded)
-    return from_array(self._data[_numpy_key(expanded)], self._dtype)
+    try:  # NumPy checks bounds (the same range, negatives wrapping) before it reads
+        result = self._data[_numpy_key(expanded)]
+    except IndexError:
+        _check_index_bounds(self._shape, expanded)  # PyTorch's message
+        raise
+    # NumPy may hand back a transposed layout; PyTorch's result is contiguous
+    return from_array(np.ascontiguousarray(result), self._dtype)
 
 
 def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
@@ -339,11 +366,11 @@ def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
         return None
     if i._dtype is _dt.bool and i._shape == self._shape and self._shape:
         return from_array(self._data[i._data], self._dtype)
-    if (i._dtype is _dt.int64 or i._dtype is _dt.int32) and self._shape and len(i._shape) == 1 and i._shape[0]:
-        size = self._shape[0]
-        data = i._data
-        if -size <= data.min() and data.max() < size:
-            return from_array(self._data[data], self._dtype)
+    if (i._dtype is _dt.int64 or i._dtype is _dt.int32) and self._shape and len(i._shape) == 1:
+        try:
+            return from_array(self._data[i._data], self._dtype)
+        except IndexError:
+            return None  # the general path raises PyTorch's message
     return None
 
 
@@ -387,12 +414,15 @@ def _index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Ten
             f"Index put requires the source and destination dtypes match, got "
             f"{self._dtype._c10_name} for the destination and {values._dtype._c10_name} for the source."
         )
-    _check_index_bounds(self._shape, expanded)
     key = _numpy_key(expanded)
-    if accumulate:
-        np.add.at(self._data, key, np.broadcast_to(values._data, shape))
-    else:
-        self._data[key] = values._data
+    try:  # NumPy checks every index before it writes anything
+        if accumulate:
+            np.add.at(self._data, key, np.broadcast_to(values._data, shape))
+        else:
+            self._data[key] = values._data
+    except IndexError:
+        _check_index_bounds(self._shape, expanded)  # PyTorch's message
+        raise
     return self
 
 
@@ -418,16 +448,16 @@ def _masked_fill_shortcut(self: Tensor, indices: Sequence[Tensor | None], values
 
 def _index_put_impl(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                     accumulate: bool = False, unsafe: bool = False) -> Tensor:
-    return op_for("aten::_index_put_impl_")(clone(self), indices, values, accumulate, unsafe)
+    return call_below_autograd("aten::_index_put_impl_", clone(self), indices, values, accumulate, unsafe)
 
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     # CompositeExplicitAutograd in PyTorch: the safe front of _index_put_impl_.
-    return op_for("aten::_index_put_impl_")(self, indices, values, accumulate, False)
+    return call_below_autograd("aten::_index_put_impl_", self, indices, values, accumulate, False)
 
 
 def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
-    return op_for("aten::index_put_")(clone(self), indices, values, accumulate)
+    return call_below_autograd("aten::index_put_", clone(self), indices, values, accumulate)
 
 
 register("_index_put_impl_", CPU_META, _index_put_impl_)

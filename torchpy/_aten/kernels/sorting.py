@@ -24,7 +24,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
-from .indexing import check_out_dtype
+from .indexing import call_below_autograd, check_out_dtype
 from .variants import write_out
 
 CPU_META = ("CPU", "Meta")
@@ -80,8 +80,18 @@ def sort_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending:
         return from_array(data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
     rows, moved = as_rows(data, dim)
     order = stable_order(rows, descending)
-    values = from_rows(take_rows(rows, order), moved, dim)
-    return from_array(values, self._dtype), from_array(from_rows(order.astype(np.int64, copy=False), moved, dim), _dt.int64)
+    values = _like(data, from_rows(take_rows(rows, order), moved, dim))
+    indices = _like(data, from_rows(order.astype(np.int64, copy=False), moved, dim))
+    return from_array(values, self._dtype), from_array(indices, _dt.int64)
+
+
+def _like(data: np.ndarray, result: np.ndarray) -> np.ndarray:
+    """`result` laid out as `data` is (PyTorch allocates sort's outputs with empty_like)."""
+    if data.flags.c_contiguous:
+        return result
+    out = np.empty_like(data, dtype=result.dtype)
+    out[...] = result
+    return out
 
 
 def _write_pair(values: Tensor, indices: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
@@ -98,13 +108,13 @@ def sort_values_stable(self: Tensor, *, stable: bool | None, dim: int = -1, desc
 
 def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     # CompositeExplicitAutograd in PyTorch: sort.stable with stable=False.
-    return op_for("aten::sort.stable")(self, stable=False, dim=dim, descending=descending)
+    return call_below_autograd("aten::sort.stable", self, stable=False, dim=dim, descending=descending)
 
 
 def sort_values(self: Tensor, dim: int = -1, descending: bool = False, *, values: Tensor,
                 indices: Tensor) -> tuple[Tensor, Tensor]:
-    return op_for("aten::sort.values_stable")(
-        self, stable=False, dim=dim, descending=descending, values=values, indices=indices)
+    return call_below_autograd("aten::sort.values_stable", self, stable=False, dim=dim,
+                               descending=descending, values=values, indices=indices)
 
 
 register("sort_stable", CPU_META, sort_stable)
