@@ -803,3 +803,27 @@ def test_python_overload_resolution():
     check(lambda t, a: a.count_nonzero(dim=(0, 1)), x)
     check_error(lambda t, a: a.max(keepdim=True), x, match_message=False)
     check_error(lambda t, a: a.sum(0.0), x, match_message=False)
+
+
+@pytest.mark.parametrize("call", [lambda t, a: a.norm(), lambda t, a: t.norm(a, 1, dim=0)])
+def test_norm_goes_through_torch_function(call):
+    """torch.norm and Tensor.norm are Python functions that honour __torch_function__."""
+
+    def seen(lib, mode_class):
+        names = []
+
+        class Mode(mode_class):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                names.append(func.__name__)
+                return func(*args, **(kwargs or {}))
+
+        a = lib.tensor(randn(3, 4))
+        with Mode():
+            call(lib, a)
+        return names
+
+    from torch.overrides import TorchFunctionMode as TorchMode
+
+    from torchpy.overrides import TorchFunctionMode as TorchpyMode
+
+    assert seen(torchpy, TorchpyMode) == seen(torch, TorchMode)

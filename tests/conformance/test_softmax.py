@@ -115,3 +115,26 @@ def test_dispatch_mode_sees_torchs_calls(case):
     fn = SOFTMAX_DISPATCH_CASES[case]
     values = randn(3, 4)
     assert dispatch_log(torchpy, fn, values) == dispatch_log(torch, fn, values)
+
+
+def _functional(lib, name):
+    """nn.functional.<name>: torch's, and torchpy's implementation of it."""
+    if lib.__name__ == "torch":
+        return getattr(lib.nn.functional, name)
+    from torchpy._aten import python_reductions
+
+    return getattr(python_reductions, f"functional_{name}")
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_functional_softmax(op):
+    import warnings
+
+    x = Input(randn(2, 3, 4), "float32")
+    check(lambda t, a: _functional(t, op)(a, 1), x)
+    check(lambda t, a: _functional(t, op)(a, dim=-1, dtype=t.float64), x)
+    for shape, values in (((5,), randn(5)), ((2, 3), randn(2, 3)), ((2, 3, 4), randn(2, 3, 4)), ((1, 2, 3, 4), randn(1, 2, 3, 4))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check(lambda t, a: _functional(t, op)(a), Input(values, "float32"))
+        assert all("Implicit dimension choice for " + op in str(w.message) for w in caught) and len(caught) == 2

@@ -13,12 +13,16 @@ from typing import Any
 
 from .._tensor.dtype import dtype
 from .._tensor.tensor import Tensor
+from .._tensor.torch_function import handle_torch_function, has_torch_function_unary
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, out: Tensor | None = None,
          dtype: dtype | None = None) -> Tensor:
     """torch.norm: the p-norm of `input` over `dim` (all dims by default)."""
     from .. import linalg
+
+    if has_torch_function_unary(input):
+        return handle_torch_function(norm, (input,), input, p=p, dim=dim, keepdim=keepdim, out=out, dtype=dtype)
 
     dims = [dim] if isinstance(dim, int) else dim
     kwargs: dict[str, Any] = {"dtype": dtype} if out is None else {"dtype": dtype, "out": out}
@@ -35,6 +39,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, 
 def tensor_norm(self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
                 dtype: dtype | None = None) -> Tensor:
     """Tensor.norm: see torch.norm."""
+    if has_torch_function_unary(self):
+        return handle_torch_function(Tensor.norm, (self,), self, p=p, dim=dim, keepdim=keepdim, dtype=dtype)
     return norm(self, p, dim, keepdim, dtype=dtype)
 
 
@@ -51,6 +57,9 @@ def _implicit_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
 def functional_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                        dtype: dtype | None = None) -> Tensor:
     """nn.functional.softmax."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(functional_softmax, (input,), input, dim=dim, _stacklevel=_stacklevel,
+                                     dtype=dtype)
     if dim is None:
         dim = _implicit_softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
@@ -59,9 +68,14 @@ def functional_softmax(input: Tensor, dim: int | None = None, _stacklevel: int =
 def functional_log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                            dtype: dtype | None = None) -> Tensor:
     """nn.functional.log_softmax."""
+    if has_torch_function_unary(input):
+        return handle_torch_function(functional_log_softmax, (input,), input, dim=dim,
+                                     _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         dim = _implicit_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
+tensor_norm.__name__ = "norm"
+tensor_norm.__qualname__ = "Tensor.norm"
 Tensor.norm = tensor_norm  # type: ignore[attr-defined]
