@@ -206,10 +206,10 @@ class Tensor:
         return self._dtype.is_complex
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
+        if 0 in self._shape:  # no elements: contiguous whatever the strides
+            return True
         expected = 1
         for size, stride in zip(reversed(self._shape), reversed(self.stride())):
-            if size == 0:
-                return True
             if size != 1 and stride != expected:
                 return False
             expected *= size

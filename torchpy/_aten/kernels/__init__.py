@@ -5,3 +5,4 @@ from . import indexing  # noqa: F401
 from . import sorting  # noqa: F401
 from . import factory  # noqa: F401
 from . import reduction, extrema, statistics, cumulative, norm, softmax  # noqa: F401
+from . import view, shape, copy  # noqa: F401

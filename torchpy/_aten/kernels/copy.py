@@ -1,0 +1,621 @@
+"""Copies: clone, copy_, _to_copy, fill_, zero_, cat, stack, and the composites over them
+(contiguous, to, type_as, concat).
+
+Two things decide what a copy looks like in PyTorch and are reproduced here:
+
+* the result's strides. `clone` and `_to_copy` keep the input's strides when they are dense
+  and non-overlapping, and otherwise keep the input's dimension order (zero strides do not
+  move); an explicit memory format asks for contiguous or channels-last strides;
+* the value conversions. NumPy's casts are used where they agree with PyTorch's C++ casts,
+  and routed where they do not (float -> 8/16-bit ints goes through int32, as the C++
+  truncation does; float64 -> float16/bfloat16 rounds through float32, as c10::Half does).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..._tensor import dtype as _dt
+from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
+from ..._tensor.finfo import finfo, iinfo
+from ..._tensor.promotion import promote_types
+from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, from_array, meta_tensor
+from ..fastcall import aten, call, call_kw
+from ..registry import register
+from .variants import write_out
+
+CEA = "CompositeExplicitAutograd"
+CIA = "CompositeImplicitAutograd"
+
+
+# --- layouts ----------------------------------------------------------------------------------
+
+
+def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """Whether the elements tile a block of memory exactly once, in some dimension order."""
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    dims = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
+    expected = 1
+    for d in dims:
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def dense_strides_like(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    """Contiguous strides in the dimension order of `strides` (what empty_like's preserve
+    format gives a tensor that is not dense). Dims are insertion-sorted innermost first by
+    stride, ties by size; a zero stride compares as ambiguous, so such dims do not move."""
+    ndim = len(shape)
+    order = list(range(ndim - 1, -1, -1))  # innermost first
+
+    def should_swap(a: int, b: int) -> int:
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        return 1 if shape[a] > shape[b] else 0
+
+    for i in range(1, ndim):
+        j = i
+        for k in range(i - 1, -1, -1):
+            comparison = should_swap(order[k], order[j])
+            if comparison > 0:
+                order[k], order[j] = order[j], order[k]
+                j = k
+            elif comparison < 0:
+                break
+    result = [0] * ndim
+    running = 1
+    for d in order:
+        result[d] = running
+        running *= max(shape[d], 1)
+    return tuple(result)
+
+
+def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """NHWC (4-d) or NDHWC (5-d) strides for an N, C, spatial... shape."""
+    order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]  # innermost first: C, W, H, (D), N
+    result = [0] * len(shape)
+    running = 1
+    for d in order:
+        result[d] = running
+        running *= max(shape[d], 1)
+    return tuple(result)
+
+
+def is_channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    if len(shape) not in (4, 5):
+        return False
+    expected = 1
+    for d in [1] + list(range(len(shape) - 1, 1, -1)) + [0]:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _strides_like_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's guess that a 4-d/5-d tensor's strides mean channels-last."""
+    if len(shape) not in (4, 5) or strides[1] == 0:
+        return False
+    lowest = 0
+    for d in [1] + list(range(len(shape) - 1, 1, -1)) + [0]:
+        if shape[d] == 0 or strides[d] < lowest:
+            return False
+        if d == 0 and lowest == strides[1]:
+            return False
+        lowest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def suggest_memory_format(t: Tensor) -> Any:
+    shape, strides = t._shape, t.stride()
+    if _strides_like_channels_last(shape, strides):
+        return channels_last if len(shape) == 4 else channels_last_3d
+    return contiguous_format
+
+
+def is_contiguous_as(t: Tensor, memory_format: Any) -> bool:
+    if memory_format is channels_last or memory_format is channels_last_3d:
+        return is_channels_last_contiguous(t._shape, t.stride()) if _rank_fits(t, memory_format) else False
+    return t.is_contiguous()
+
+
+def _rank_fits(t: Tensor, memory_format: Any) -> bool:
+    return len(t._shape) == (4 if memory_format is channels_last else 5)
+
+
+def strides_for(t: Tensor, memory_format: Any) -> tuple[int, ...]:
+    """The strides a copy of `t` gets under `memory_format` (None means preserve)."""
+    shape = t._shape
+    if memory_format is None or memory_format is preserve_format:
+        strides = t.stride()
+        if is_non_overlapping_and_dense(shape, strides):
+            return strides
+        return dense_strides_like(shape, strides)
+    if memory_format is contiguous_format:
+        return contiguous_strides(shape)
+    if memory_format is channels_last or memory_format is channels_last_3d:
+        rank = 4 if memory_format is channels_last else 5
+        if len(shape) != rank:
+            name = "channels_last" if rank == 4 else "channels_last_3d"
+            raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+        return channels_last_strides(shape)
+    raise RuntimeError(f"unsupported memory format {memory_format}")
+
+
+def empty_strided_array(shape: Sequence[int], strides: Sequence[int], np_dtype: np.dtype) -> np.ndarray:
+    """Fresh memory holding exactly the elements (shape, strides) address."""
+    shape = tuple(shape)
+    if tuple(strides) == contiguous_strides(shape):
+        return np.empty(shape, np_dtype)
+    extent = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
+    item = np_dtype.itemsize
+    return np.ndarray(shape, np_dtype, np.empty(extent, np_dtype), 0, tuple(s * item for s in strides))
+
+
+# --- value conversion -------------------------------------------------------------------------
+
+_VIA_INT32 = {np.dtype(np.int8), np.dtype(np.int16)}  # C++ float -> int8/int16 truncates through int32
+_VIA_INT64 = {np.dtype(np.uint8)}                      # ... and float -> uint8 through int64
+_HALF_FLOATS = {np.dtype(np.float16), _dt.to_numpy_dtype(_dt.bfloat16)}
+
+
+def cast_array(array: np.ndarray, np_dtype: np.dtype) -> np.ndarray:
+    """`array` converted to `np_dtype` with PyTorch's (x86 C++) conversion results."""
+    source = array.dtype
+    if source == np_dtype:
+        return array
+    if source.kind == "c" and np_dtype.kind != "c":
+        array = array.real if np_dtype.kind != "b" else array != 0
+        source = array.dtype
+    floating = source.kind == "f" or source in _HALF_FLOATS
+    if np_dtype.kind in "iu" and floating:
+        with np.errstate(invalid="ignore", over="ignore"):
+            if source in _HALF_FLOATS:
+                array = array.astype(np.float32)
+            if np_dtype in _VIA_INT32:
+                return array.astype(np.int32).astype(np_dtype)
+            if np_dtype in _VIA_INT64:
+                return array.astype(np.int64).astype(np_dtype)
+            return array.astype(np_dtype)
+    if np_dtype in _HALF_FLOATS and (source.itemsize > 4 or source.kind in "iu"):
+        with np.errstate(over="ignore"):  # c10::Half(x) converts through float
+            return array.astype(np.float32).astype(np_dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return array.astype(np_dtype)
+
+
+def _warn_if_complex_to_real(src: _dt.dtype, dst: _dt.dtype) -> None:
+    if src.is_complex and not dst.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+
+
+# --- clone, _to_copy, copy_, copy ------------------------------------------------------------------
+
+
+def _copy_of(self: Tensor, d: _dt.dtype, device: Any, memory_format: Any) -> Tensor:
+    """A new tensor with self's values as dtype `d` on `device`, strides per memory_format."""
+    strides = strides_for(self, memory_format)
+    if device.type == "meta":
+        return meta_tensor(self._shape, d, strides)
+    if self._data is None:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    data = self._data
+    np_dtype = _dt.to_numpy_dtype(d)
+    if strides == contiguous_strides(self._shape):
+        if data.dtype == np_dtype:
+            out = data.copy()  # C order
+        else:
+            out = np.ascontiguousarray(cast_array(data, np_dtype))
+            if out is data or out.base is data:
+                out = out.copy()
+    else:
+        out = empty_strided_array(self._shape, strides, np_dtype)
+        np.copyto(out, cast_array(data, np_dtype), casting="unsafe")
+    return fresh(out, d, strides)
+
+
+def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...]) -> Tensor:
+    """A new tensor over `array` with PyTorch's strides (NumPy gives empty arrays zero strides)."""
+    t = from_array(array, d)
+    t._stride = strides
+    return t
+
+
+@register("clone", CEA)
+def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
+    return _copy_of(self, self._dtype, self._device, memory_format)
+
+
+@register("_to_copy", CEA)
+def _to_copy(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
+             pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+    if layout is not None and layout is not strided:
+        raise NotImplementedError(f"_to_copy to layout {layout} is not supported")
+    target = self._dtype if dtype is None else dtype
+    return _copy_of(self, target, self._device if device is None else device, memory_format)
+
+
+_INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+    "location. Please clone() the tensor before performing the operation."
+)
+_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_internal_overlap(t: Tensor) -> None:
+    """An output may not write one memory location through two of its elements."""
+    for size, stride in zip(t._shape, t.stride()):
+        if stride == 0 and size > 1:
+            raise RuntimeError(_INTERNAL_OVERLAP)
+
+
+def check_no_partial_overlap(a: Tensor, b: Tensor) -> None:
+    """Two dense tensors over one storage must be the same elements or disjoint."""
+    storage = a._storage
+    if storage is None or storage is not b._storage or a is b:
+        return
+    if not a.numel() or not b.numel():
+        return
+    if not (is_non_overlapping_and_dense(a._shape, a.stride()) and is_non_overlapping_and_dense(b._shape, b.stride())):
+        return
+    a_begin, b_begin = a.storage_offset(), b.storage_offset()
+    a_end, b_end = a_begin + a.numel(), b_begin + b.numel()
+    if a_begin == b_begin and a_end == b_end:
+        if a.stride() != b.stride():
+            raise RuntimeError(_PARTIAL_OVERLAP)
+    elif a_begin < b_end and b_begin < a_end:
+        raise RuntimeError(_PARTIAL_OVERLAP)
+
+
+def _check_copy_shapes(self: Tensor, src: Tensor) -> None:
+    """src must broadcast to self's shape (PyTorch compares dims from the last one)."""
+    a, b = self._shape, src._shape
+    if a == b:
+        return
+    ndim = max(len(a), len(b))
+    shape = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        size_a = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        size_b = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at non-singleton "
+                f"dimension {i}")
+        shape[i] = size_b if size_a == 1 else size_a
+    if tuple(shape) != a:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, a))}] doesn't match the broadcast shape "
+            f"[{', '.join(map(str, shape))}]"
+        )
+
+
+@register("copy_", CEA)
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    if self is src:
+        return self
+    _check_copy_shapes(self, src)
+    check_no_internal_overlap(self)
+    check_no_partial_overlap(self, src)
+    if self._data is None:
+        return self
+    if src._data is None:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    _warn_if_complex_to_real(src._dtype, self._dtype)
+    np.copyto(self._data, cast_array(src._data, self._data.dtype), casting="unsafe")
+    return self
+
+
+@register("copy", ("CompositeExplicitAutogradNonFunctional", "Meta"))
+def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    result = clone(self)
+    return copy_(result, src, non_blocking)
+
+
+# --- fill_, zero_ ----------------------------------------------------------------------------------
+
+_C_NAMES = {
+    "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+    "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+    "complex32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
+}
+
+
+def _overflows(value: Any, d: _dt.dtype) -> bool:
+    """Whether a Python number cannot be stored as dtype `d` (PyTorch's checked conversion)."""
+    if d is _dt.bool:
+        return False
+    if isinstance(value, complex):
+        if not d.is_complex:
+            if value.imag != 0:
+                return True
+            value = value.real
+        else:
+            part = d.to_real()
+            return _overflows(value.real, part) or _overflows(value.imag, part)
+    if d.is_complex:
+        return _overflows(value, d.to_real())
+    if d.is_floating_point:
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        return abs(value) > finfo(d).max
+    info = iinfo(d)
+    if isinstance(value, float):
+        return not math.isfinite(value) or value < info.min or value > info.max
+    low = -info.max if info.min == 0 else info.min  # unsigned: small negatives wrap around
+    return value < low or value > info.max
+
+
+def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
+    """`value` as a 0-d array of d's NumPy dtype, converted as PyTorch converts it."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, bool):
+        value = int(value)
+    if _overflows(value, d):
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[d._name]} without overflow")
+    np_dtype = _dt.to_numpy_dtype(d)
+    if isinstance(value, int) and np_dtype.kind in "iu":
+        return np.array(value & ((1 << (8 * np_dtype.itemsize)) - 1), np.uint64).astype(np_dtype)
+    return cast_array(np.array(value), np_dtype)
+
+
+@register("fill_", ("CPU", "Meta"))
+def fill_(self: Tensor, value: Any) -> Tensor:
+    converted = fill_value_array(value, self._dtype)
+    if self._data is not None:
+        self._data[...] = converted
+    return self
+
+
+@register("fill__tensor", ("CPU", "Meta"))
+def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
+    if value._shape:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {len(value._shape)} dimensions.")
+    if self._data is None:
+        return self
+    if value._data is None:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    return fill_(self, value.item())
+
+
+@register("zero_", ("CPU", "Meta"))
+def zero_(self: Tensor) -> Tensor:
+    if self._data is not None:
+        self._data[...] = 0
+    return self
+
+
+@register("fill", (CEA, "Meta"))
+def fill(self: Tensor, value: Any) -> Tensor:
+    return fill_(_copy_of(self, self._dtype, self._device, None), value)
+
+
+@register("fill_tensor", (CEA, "Meta"))
+def fill_tensor(self: Tensor, value: Tensor) -> Tensor:
+    return fill__tensor(_copy_of(self, self._dtype, self._device, None), value)
+
+
+@register("zero", (CEA, "Meta"))
+def zero(self: Tensor) -> Tensor:
+    return zero_(_copy_of(self, self._dtype, self._device, None))
+
+
+# --- cat, stack --------------------------------------------------------------------------------------
+
+
+def _cat_dim(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+    """The tensors that take part (1-d empty ones are skipped, as PyTorch's legacy rule says)
+    and the wrapped dim, after PyTorch's checks."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    device = tensors[0]._device
+    for i, t in enumerate(tensors):
+        if not t._shape:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+        if t._device != device:
+            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
+    parts = [t for t in tensors if t._shape != (0,)]
+    if not parts:
+        return parts, _wrap_dim(dim, 1)
+    reference = parts[0]
+    ndim = len(reference._shape)
+    d = _wrap_dim(dim, ndim)
+    for i, t in enumerate(tensors):
+        if t._shape == (0,):
+            continue
+        if len(t._shape) != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and {len(t._shape)}")
+        for k in range(ndim):
+            if k != d and t._shape[k] != reference._shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{reference._shape[k]} but got size {t._shape[k]} for tensor number {i} in the list."
+                )
+    return parts, d
+
+
+def _cat_memory_format(parts: Sequence[Tensor]) -> Any:
+    formats = {id(suggest_memory_format(t)): suggest_memory_format(t) for t in parts}
+    return next(iter(formats.values())) if len(formats) == 1 else contiguous_format
+
+
+@register("cat", ("CPU", "Meta", "CompositeExplicitAutogradNonFunctional"))
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    parts, d = _cat_dim(tensors, dim)
+    result_dtype = tensors[0]._dtype
+    for t in tensors[1:]:
+        result_dtype = promote_types(result_dtype, t._dtype)
+    if not parts:
+        shape: tuple = (0,)
+    else:
+        shape = list(parts[0]._shape)
+        shape[d] = sum(t._shape[d] for t in parts)
+        shape = tuple(shape)
+    memory_format = _cat_memory_format(parts) if parts else contiguous_format
+    strides = contiguous_strides(shape) if memory_format is contiguous_format else channels_last_strides(shape)
+    if tensors[0]._device.type == "meta":
+        return meta_tensor(shape, result_dtype, strides)
+    np_dtype = _dt.to_numpy_dtype(result_dtype)
+    arrays = [cast_array(t._data, np_dtype) for t in parts]
+    out = empty_strided_array(shape, strides, np_dtype)
+    if arrays:  # into `out`: np.concatenate alone would follow the inputs' memory order
+        np.concatenate(arrays, axis=d, out=out)
+    return fresh(out, result_dtype, strides)
+
+
+@register("cat_out", ("CPU", "Meta"))
+def cat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
+    return write_out(out, cat(tensors, dim))
+
+
+def _stack_inputs(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._shape
+    for i, t in enumerate(tensors):
+        if t._shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, shape))}] at "
+                f"entry 0 and [{', '.join(map(str, t._shape))}] at entry {i}"
+            )
+    d = _wrap_dim(dim, len(shape) + 1)
+    from .view import unsqueeze
+
+    return [unsqueeze(t, d) for t in tensors], d
+
+
+@register("stack", (CEA, "Meta"))
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    parts, d = _stack_inputs(tensors, dim)
+    return cat(parts, d)
+
+
+@register("stack_out", (CEA, "Meta"))
+def stack_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
+    return write_out(out, stack(tensors, dim))
+
+
+def _keysets(tensors: Sequence[Tensor]) -> int:
+    ks = 0
+    for t in tensors:
+        ks |= t._keyset
+    return ks
+
+
+@register("concat", CIA)
+def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    return call(aten("cat"), _keysets(tensors), list(tensors), dim)
+
+
+@register("concat_out", CIA)
+def concat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
+    return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, (list(tensors), dim), {"out": out})
+
+
+# --- contiguous, to, type_as ---------------------------------------------------------------------------
+
+
+@register("contiguous", CIA)
+def contiguous(self: Tensor, *, memory_format: Any = contiguous_format) -> Tensor:
+    if is_contiguous_as(self, memory_format):
+        return self
+    if memory_format is preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return call_kw(aten("clone"), self._keyset, (self,), {"memory_format": memory_format})
+
+
+def to_will_alias(self: Tensor, dtype: Any, layout: Any, device: Any, copy: bool, memory_format: Any) -> bool:
+    """Whether `to` may return self: nothing to change and no copy asked for."""
+    if copy:
+        return False
+    if dtype is not None and dtype is not self._dtype:
+        return False
+    if layout is not None and layout is not strided:
+        return False
+    if device is not None and device != self._device:
+        return False
+    return memory_format is None or memory_format is preserve_format or is_contiguous_as(self, memory_format)
+
+
+def _to(self: Tensor, dtype: Any, layout: Any, device: Any, pin_memory: Any, non_blocking: bool, copy: bool,
+        memory_format: Any) -> Tensor:
+    if to_will_alias(self, dtype, layout, device, copy, memory_format):
+        return self
+    kwargs: dict[str, Any] = {}
+    if dtype is not None:
+        kwargs["dtype"] = dtype
+    if layout is not None:
+        kwargs["layout"] = layout
+    if device is not None:
+        kwargs["device"] = device
+    if pin_memory is not None:
+        kwargs["pin_memory"] = pin_memory
+    if non_blocking:
+        kwargs["non_blocking"] = True
+    if memory_format is not None:
+        kwargs["memory_format"] = memory_format
+    return call_kw(aten("_to_copy"), self._keyset, (self,), kwargs)
+
+
+@register("to_dtype_layout", CIA)
+def to_dtype_layout(self: Tensor, *, dtype: Any = None, layout: Any = None, device: Any = None,
+                    pin_memory: Any = None, non_blocking: bool = False, copy: bool = False,
+                    memory_format: Any = None) -> Tensor:
+    return _to(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
+
+
+@register("to_device", CIA)
+def to_device(self: Tensor, device: Any, dtype: Any, non_blocking: bool = False, copy: bool = False,
+              memory_format: Any = None) -> Tensor:
+    return _to(self, dtype, None, device, None, non_blocking, copy, memory_format)
+
+
+@register("to_dtype", CIA)
+def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = False,
+             memory_format: Any = None) -> Tensor:
+    return _to(self, dtype, None, None, None, non_blocking, copy, memory_format)
+
+
+@register("to_other", CIA)
+def to_other(self: Tensor, other: Tensor, non_blocking: bool = False, copy: bool = False,
+             memory_format: Any = None) -> Tensor:
+    return _to(self, other._dtype, None, other._device, None, non_blocking, copy, memory_format)
+
+
+@register("type_as", CIA)
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    return _to(self, other._dtype, strided, other._device, None, False, False, None)
+
+
+
+# --- lift_fresh, _local_scalar_dense (what Python values and .item() go through) ---------------------
+
+
+@register("lift_fresh", CEA)
+def lift_fresh(self: Tensor) -> Tensor:
+    return self
+
+
+@register("_local_scalar_dense", "CPU")
+def _local_scalar_dense(self: Tensor) -> Any:
+    return _to_python(self._data.flat[0], self._dtype)
+
+
+@register("_local_scalar_dense_meta", "Meta")
+def _local_scalar_dense_meta(self: Tensor) -> Any:
+    raise RuntimeError("Tensor.item() cannot be called on meta tensors")

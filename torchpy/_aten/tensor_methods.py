@@ -1,0 +1,131 @@
+"""Tensor members that are Python conveniences over aten ops rather than ops themselves:
+Tensor.to's argument forms, the dtype shorthands (float(), long(), ...), cpu(), type(),
+and the transposing properties T, mT, H, mH.
+
+`to` follows PyTorch's Python binding: it picks aten::to.dtype, to.device, to.other or
+to.dtype_layout from the arguments' form (all CompositeImplicitAutograd, so a
+TorchDispatchMode sees the `_to_copy` they decompose into, or nothing when the tensor is
+returned as it is).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._dispatch.ops import ops
+from .._tensor import dtype as _dt
+from .._tensor.device import canonical_device, device as device_type
+from .._tensor.enums import memory_format as memory_format_type
+from .._tensor.enums import preserve_format, strided
+from .._tensor.tensor import Tensor
+from .kernels.view import _TENSOR_TYPE_NAMES, tensor_type_name
+
+
+
+def _memory_format(value: Any) -> Any:
+    return None if value is None or value is preserve_format else value
+
+
+def _is_dtype(value: Any) -> bool:
+    return type(value) is _dt.dtype or value in (float, int, bool, complex)
+
+
+def _as_dtype(value: Any) -> _dt.dtype:
+    return value if type(value) is _dt.dtype else _dt.from_python_type(value)
+
+
+def _parse_to(args: tuple, kwargs: dict) -> tuple[Any, Any, Any, bool, bool]:
+    """(other, device, dtype, non_blocking, copy) from Tensor.to's three call forms."""
+    other = device = dtype = None
+    rest: tuple = ()
+    if args and isinstance(args[0], Tensor):
+        other, rest = args[0], args[1:]
+    elif args and _is_dtype(args[0]):
+        dtype, rest = args[0], args[1:]
+    elif args:
+        device, rest = args[0], args[1:]
+        if rest and (_is_dtype(rest[0]) or rest[0] is None):
+            dtype, rest = rest[0], rest[1:]
+    if len(rest) > 2:
+        raise TypeError(f"to() received an invalid combination of arguments - got {len(args)} positional arguments")
+    non_blocking = rest[0] if rest else kwargs.pop("non_blocking", False)
+    copy = rest[1] if len(rest) > 1 else kwargs.pop("copy", False)
+    other = kwargs.pop("other", other)
+    device = kwargs.pop("device", device)
+    dtype = kwargs.pop("dtype", dtype)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if device is not None and not isinstance(device, device_type):
+        device = canonical_device(device)
+    if dtype is not None:
+        dtype = _as_dtype(dtype)
+    return other, device, dtype, bool(non_blocking), bool(copy)
+
+
+def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    memory_format = _memory_format(kwargs.pop("memory_format", None))
+    if memory_format is not None and not isinstance(memory_format, memory_format_type):
+        raise TypeError(f"to(): argument 'memory_format' must be torch.memory_format, not {type(memory_format).__name__}")
+    other, device, dtype, non_blocking, copy = _parse_to(args, kwargs)
+    if other is not None:
+        return ops.aten.to.other(self, other, non_blocking, copy, memory_format=memory_format)
+    if device is None:
+        if dtype is not None:
+            if dtype is self._dtype and not copy and memory_format is None:
+                return self  # what aten::to.dtype returns, without the trip through the dispatcher
+            return ops.aten.to.dtype(self, dtype, non_blocking, copy, memory_format=memory_format)
+        if not copy and memory_format is None:
+            return self
+        device = self._device
+    if dtype is not None:
+        return ops.aten.to.device(self, device, dtype, non_blocking, copy, memory_format=memory_format)
+    return ops.aten.to.dtype_layout(self, dtype=self._dtype, layout=strided, device=device,
+                                    non_blocking=non_blocking, copy=copy, memory_format=memory_format)
+
+
+def _dtype_method(d: _dt.dtype, name: str) -> Any:
+    def convert(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
+        memory_format = _memory_format(memory_format)
+        if self._dtype is d and memory_format is None:
+            return self
+        return ops.aten.to.dtype(self, d, memory_format=memory_format)
+
+    convert.__name__ = convert.__qualname__ = name
+    return convert
+
+
+_DTYPE_METHODS = {
+    "float": _dt.float32, "double": _dt.float64, "half": _dt.float16, "bfloat16": _dt.bfloat16,
+    "int": _dt.int32, "long": _dt.int64, "short": _dt.int16, "char": _dt.int8, "byte": _dt.uint8,
+    "bool": _dt.bool, "cfloat": _dt.complex64, "cdouble": _dt.complex128,
+}
+
+
+def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
+    return to(self, "cpu", memory_format=memory_format)
+
+
+_DTYPE_BY_TYPE_NAME = {f"torch.{name}Tensor": getattr(_dt, key) for key, name in _TENSOR_TYPE_NAMES.items()}
+
+
+def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+    """x.type() -> 'torch.FloatTensor'; x.type(torch.float64) or x.type('torch.DoubleTensor') converts."""
+    if dtype is None:
+        return tensor_type_name(self)
+    if isinstance(dtype, str):
+        if dtype not in _DTYPE_BY_TYPE_NAME:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = _DTYPE_BY_TYPE_NAME[dtype]
+    return to(self, _as_dtype(dtype), non_blocking)
+
+
+def install() -> None:
+    Tensor.to = to
+    Tensor.cpu = cpu
+    Tensor.type = type_
+    for name, d in _DTYPE_METHODS.items():
+        setattr(Tensor, name, _dtype_method(d, name))
+    Tensor.T = property(lambda self: ops.aten.numpy_T.default(self), doc="The dims reversed (x.permute(n-1, ..., 0)).")
+    Tensor.mT = property(lambda self: ops.aten.mT.default(self), doc="The last two dims transposed.")
+    Tensor.H = property(lambda self: ops.aten.matrix_H.default(self), doc="The conjugate transpose of a matrix.")
+    Tensor.mH = property(lambda self: ops.aten.mH.default(self), doc="The last two dims conjugate-transposed.")
