@@ -95,7 +95,8 @@ class Node:
         return result[0] if len(result) == 1 else tuple(result)
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        # torch prints the short name: <CopyBackwards ...> for torch::autograd::CopyBackwards
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
     # What the engine calls --------------------------------------------------------------------
 

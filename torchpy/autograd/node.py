@@ -45,7 +45,16 @@ def _numel(shape: tuple[int, ...]) -> int:
 
 
 class OpNode(Node):
-    """The node recorded for one call of an operator with a registered derivative."""
+    """The node recorded for one call of an operator with a registered derivative.
+
+    Each node name gets its own subclass, so type(t.grad_fn).__name__ is torch's
+    ("MulBackward0"), as is name() ("MulBackward0", "torch::autograd::CopyBackwards").
+    """
+
+    def __new__(cls, formula: Derivative, *args: Any) -> "OpNode":
+        if cls is OpNode:
+            cls = _node_class(formula.node_name)
+        return super().__new__(cls)
 
     def __init__(self, formula: Derivative, next_edges: tuple, inputs: list[InputInfo | None],
                  num_outputs: int) -> None:
@@ -89,6 +98,16 @@ class OpNode(Node):
         raise AttributeError(name)
 
 
+_NODE_CLASSES: dict[str, type] = {}
+
+
+def _node_class(node_name: str) -> type:
+    cls = _NODE_CLASSES.get(node_name)
+    if cls is None:
+        cls = _NODE_CLASSES[node_name] = type(node_name.rsplit("::", 1)[-1], (OpNode,), {})
+    return cls
+
+
 def _unpack(value: Any) -> Any:
     if isinstance(value, SavedTensor):
         return value.unpack()
@@ -110,8 +129,11 @@ class NotImplementedNode(Node):
     def __init__(self, op_name: str, next_edges: tuple, num_outputs: int) -> None:
         super().__init__(next_edges)
         self._op_name = op_name
-        self._name = "NotImplemented"
+        self._name = "torch::autograd::NotImplemented"
         self._num_outputs = num_outputs
 
     def apply(self, grad_outputs: list) -> list:
         raise RuntimeError(f"derivative for {self._op_name} is not implemented")
+
+
+NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"  # torch's class name

@@ -47,7 +47,7 @@ def to_copy_backward(grad):
 
 
 # copy_ overwrites self: src gets the gradient (summed to its shape, cast to its dtype centrally).
-@derivative("aten::copy_", "CopyBackwards", inputs=("self", "src"))
+@derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"))
 def copy_backward(grad):
     return torchpy.zeros_like(grad), grad
 

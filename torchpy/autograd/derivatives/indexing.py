@@ -121,10 +121,9 @@ def _scatter_prod(grad, self, dim, index, src, include_self, result):
 
 
 def _scatter_extreme(grad, self, dim, index, src, include_self, result):
-    # The elements equal to the result share its gradient evenly.
+    # The elements equal to the result share its gradient evenly. As in torch, self's ties
+    # are counted even with include_self=False (its share is then dropped).
     self_hit = (self == result).to(grad.dtype)
-    if not include_self:
-        self_hit = self_hit.scatter(dim, index, 0.0)
     src_hit = (src == result.gather(dim, index)).to(grad.dtype)
     count = self_hit.scatter_add(dim, index, src_hit)
     share = grad / count

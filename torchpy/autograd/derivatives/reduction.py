@@ -275,7 +275,7 @@ def _norm_grad(grad, self, p, dim, keepdim, norm):
     grad = restore_reduced(grad, dim, keepdim, ndim)
     norm = restore_reduced(norm, dim, keepdim, ndim)
     if p == 0.0:
-        return zeros(self.shape, grad)
+        return None  # torch leaves the gradient undefined (x.grad stays None)
     if p == 1.0:
         return self.sign() * grad
     if p == 2.0:
