@@ -827,3 +827,24 @@ def test_norm_goes_through_torch_function(call):
     from torchpy.overrides import TorchFunctionMode as TorchpyMode
 
     assert seen(torchpy, TorchpyMode) == seen(torch, TorchMode)
+
+
+def test_empty_inputs_skip_dtype_checks_as_torch():
+    """PyTorch returns early for empty inputs, before the kernels' dtype checks."""
+    c = Input(np.zeros((0, 3)), "complex64")
+    check(lambda t, a: a.amax(1), c)
+    check(lambda t, a: a.amin(1, keepdim=True), c)
+    check_error(lambda t, a: a.amax(0), c)
+    check_error(lambda t, a: a.max(), c)
+    check_error(lambda t, a: a.max(0), c)
+    check_error(lambda t, a: a.max(1), c)
+    check_error(lambda t, a: t.aminmax(a, dim=1), c)
+    check_error(lambda t, a: t.aminmax(a), c)
+
+
+@pytest.mark.parametrize("values", [[1.0, INF, 2.0], [INF, 1.0], [1.0, 2.0, INF], [INF, INF], [-INF, 1.0, NAN], [INF]])
+def test_mean_pairs_with_infinities(values):
+    """var_mean/std_mean's mean comes from a running update: inf followed by anything is nan."""
+    check(_quiet(lambda t, a: t.var_mean(a)), Input(values, "float32"))
+    check(_quiet(lambda t, a: t.std_mean(a, 0, keepdim=True)), Input(values, "float64"))
+    check(lambda t, a: a.mean(), Input(values, "float32"))

@@ -47,13 +47,15 @@ def _check_meta_identity(shape: tuple[int, ...], axes: tuple[int, ...] | None) -
 
 
 def _extreme(name: str, ufunc: np.ufunc, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    _not_implemented_for_complex(f"{name[1:]}_values_cpu", self)
     axes, shape = layout(self, dim, keepdim)
     d = self._dtype
     if self._data is None:
         _check_meta_identity(self._shape, axes)
         return meta(shape, d)
     check_nonempty_dims(name, self._shape, axes, shown=None if axes is None else [d for d in dim])
+    if self._data.size == 0:  # PyTorch returns before its dtype dispatch
+        return wrap(np.empty(shape, self._data.dtype), d)
+    _not_implemented_for_complex(f"{name[1:]}_values_cpu", self)
     return wrap(ufunc.reduce(_comparable(self._data, d), axes, None, None, keepdim), d)
 
 
@@ -79,7 +81,6 @@ def _amax_out(functional: Any) -> Any:
 
 
 def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    _not_implemented_for_complex("aminmax_cpu", self)
     axes, shape = layout(self, dim, keepdim)
     d = self._dtype
     if self._data is None:
@@ -90,6 +91,7 @@ def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> t
             "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
         )
     check_nonempty_dims("aminmax", self._shape, axes, sep="")
+    _not_implemented_for_complex("aminmax_cpu", self)
     data = _comparable(self._data, d)
     return (wrap(np.minimum.reduce(data, axes, None, None, keepdim), d),
             wrap(np.maximum.reduce(data, axes, None, None, keepdim), d))
@@ -104,11 +106,11 @@ def aminmax_out(self: Tensor, *, dim: int | None = None, keepdim: bool = False,
 
 
 def _extreme_all(name: str, ufunc: np.ufunc, self: Tensor) -> Tensor:
-    _not_implemented_for_complex(f"{name}_all", self)
     d = self._dtype
     if self._data is None:
-        return meta((), d)  # PyTorch's meta function has no empty check here
+        return meta((), d)  # PyTorch's meta function has no empty or dtype check here
     check_nonempty_dims(name, self._shape, None)
+    _not_implemented_for_complex(f"{name}_all", self)
     return wrap(ufunc.reduce(_comparable(self._data, d), axis=None), d)
 
 
@@ -154,9 +156,9 @@ def _extreme_dim(name: str, find: Any, self: Tensor, dim: int, keepdim: bool) ->
     d = self._dtype
     if self._data is None:
         return meta(shape, d), meta(shape, _int64)  # no dtype or empty checks on meta
+    check_nonempty_dims(name, self._shape, (axis,) if ndim else ())
     if d.is_complex:
         raise RuntimeError(f"{name}(): does not support complex input")
-    check_nonempty_dims(name, self._shape, (axis,) if ndim else ())
     data = self._data
     if ndim == 0:
         return wrap(data.copy(), d), wrap(np.zeros((), np.int64), _int64)

@@ -40,12 +40,12 @@ def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool)
         raise RuntimeError("softmax with half to float conversion is not supported on CPU")
     ndim = len(self._shape)
     axis = _wrap_dim(dim, ndim)
+    data = self._data
+    if data.size == 0:  # PyTorch returns before its dtype dispatch
+        return wrap(np.empty(data.shape, data.dtype), d)
     if not d.is_floating_point:
         kernel = f"{name}_lastdim_kernel_impl" if axis == max(ndim, 1) - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{d._c10_name}\'')
-    data = self._data
-    if data.size == 0:
-        return wrap(np.empty(data.shape, data.dtype), d)
     precision = accumulate_dtype(d)
     values = data.astype(precision) if data.dtype != precision else data
     if ndim == 0:

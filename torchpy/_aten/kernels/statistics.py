@@ -71,9 +71,23 @@ def moments_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
         else:
             squares = deviation * deviation
         variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
+    if count and mean.dtype.kind == "f" and not np.isfinite(mean).all():
+        mean = _welford_mean_of_infinities(x, axes, mean)
     if not keepdim:
         mean = mean.reshape(variance.shape)
     return variance, mean
+
+
+def _welford_mean_of_infinities(x: np.ndarray, axes: tuple[int, ...] | None, mean: np.ndarray) -> np.ndarray:
+    """PyTorch's _mean pairs take the mean from a running (Welford) update, which turns an
+    infinite mean into nan as soon as another element follows the infinity: the mean stays
+    infinite only when the slice's single infinity is its last element."""
+    reduced = tuple(range(x.ndim)) if axes is None else axes
+    slices = np.moveaxis(x, reduced, tuple(range(x.ndim - len(reduced), x.ndim)))
+    slices = slices.reshape(slices.shape[:x.ndim - len(reduced)] + (-1,))
+    infinite = np.isinf(slices)
+    stays = (np.add.reduce(infinite, -1) == 1) & infinite[..., -1]
+    return np.where(np.isinf(mean) & ~stays.reshape(mean.shape), np.nan, mean)
 
 
 def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
