@@ -33,6 +33,12 @@ def dot_backward(grad, self, tensor):
     return grad * tensor, grad * self
 
 
+# vdot conjugates self; for real tensors it is dot.
+@derivative("aten::vdot", "VdotBackward0", inputs=("self", "other"), save=("self", "other"))
+def vdot_backward(grad, self, other):
+    return grad * other, grad * self
+
+
 @derivative("aten::addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
             save=("mat1", "mat2", "beta", "alpha"))
 def addmm_backward(grad, mat1, mat2, beta, alpha):
