@@ -367,3 +367,68 @@ def test_not_implemented(fn):
 ])
 def test_second_order(fn, inputs):
     check_grad(fn, *inputs, second_order=True)
+
+
+# --- every differentiable op of the table has a formula ----------------------------------------
+
+# Ops whose results are integers or booleans (nothing to differentiate), and ops torch itself
+# leaves without a derivative (their backward raises "derivative for ... is not implemented").
+NO_FORMULA = {
+    "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "__lshift__", "__rshift__", "__ilshift__", "__irshift__", "__iand__",
+    "__ior__", "__ixor__", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
+    "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "any", "all",
+    "count_nonzero", "argsort",
+    "floor_divide", "floor_divide_", "copy", "remainder.Scalar_Tensor", "scatter.reduce",
+    "scatter.value_reduce", "scatter_.reduce", "scatter_.value_reduce",
+}
+
+
+def _table_ops_needing_formulas():
+    from torchpy._aten import loader
+
+    for f in loader.load_all():
+        schema = f.schema
+        kind = schema.kind.name
+        if kind == "out" or set(f.dispatch) <= {"CompositeImplicitAutograd"}:
+            continue  # out= ops refuse autograd; composite ops differentiate through their parts
+        if not any(str(a.type).startswith("Tensor") for a in schema.arguments):
+            continue  # factories: no input to differentiate
+        if not any(str(r.type).startswith("Tensor") for r in schema.returns):
+            continue
+        name = f.qualified_name.removeprefix("aten::")
+        if name in NO_FORMULA or name.split(".")[0] in NO_FORMULA:
+            continue
+        yield f.qualified_name, kind
+
+
+def test_every_differentiable_op_has_a_formula():
+    from torchpy.autograd.derivatives import FORMULAS
+
+    missing = []
+    for qualified, kind in _table_ops_needing_formulas():
+        if qualified in FORMULAS:
+            continue
+        if kind == "inplace":  # the kernel falls back to the functional op's formula
+            base, _, overload = qualified.partition(".")
+            if base[:-1] + (f".{overload}" if overload else "") in FORMULAS:
+                continue
+        missing.append(qualified)
+    assert not missing, f"ops without a derivative: {missing}"
+
+
+@pytest.mark.parametrize("fn, name", [
+    (lambda t, x, y: (x * 1).eq_(0.5), "EqBackward0"),
+    (lambda t, x, y: (x * 1).lt_(y), "LtBackward1"),
+    (lambda t, x, y: (x * 1).ge_(y), "GeBackward1"),
+    (lambda t, x, y: (x * 1).ne_(y) * x, "MulBackward0"),
+])
+def test_inplace_comparison(fn, name):
+    check_grad(fn, A, B, name=name)
+
+
+def test_inplace_logical_keeps_history():
+    # torch records nothing: the result still has the clone's node and passes gradients through.
+    check_grad(lambda t, x, y: (x * 1).logical_and_(y), A, Const(B), name="MulBackward0")
+    check_grad(lambda t, x: (x * 1).logical_not_(), A, name="MulBackward0")

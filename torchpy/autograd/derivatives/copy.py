@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import torchpy
 
-from . import FORMULAS, Derivative, derivative
-from ._common import wrap_dim
+from . import derivative
+from ._common import not_differentiable, wrap_dim
 
 # --- not differentiable ----------------------------------------------------------------------
-
-
-def not_differentiable(op: str) -> None:
-    FORMULAS[op] = Derivative(op, "", (), (), None)
 
 
 for _op in (

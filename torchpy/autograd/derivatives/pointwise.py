@@ -12,6 +12,7 @@ import math
 import torchpy
 
 from . import derivative
+from ._common import not_differentiable
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -411,3 +412,22 @@ def masked_fill_backward(grad, mask):
 @derivative("aten::masked_fill.Tensor", "MaskedFillBackward1", inputs=("self", "value"), save=("mask",))
 def masked_fill_tensor_backward(grad, mask):
     return grad.masked_fill(mask, 0), torchpy.where(mask, grad, 0.0).sum()
+
+
+# --- comparisons and logical ops written into a float tensor (x.eq_(y)) ------------------------
+# The functional forms return bool (nothing to differentiate). The in-place comparisons record
+# a node with zero gradients; the in-place logical ops record nothing at all, so the result
+# keeps self's old history (torch's behavior).
+
+
+def _zero_for_both(grad):
+    return torchpy.zeros_like(grad), torchpy.zeros_like(grad)
+
+
+for _compare in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _title = _compare.capitalize()
+    derivative(f"aten::{_compare}_.Scalar", f"{_title}Backward0", inputs=("self",))(_zeros)
+    derivative(f"aten::{_compare}_.Tensor", f"{_title}Backward1", inputs=("self", "other"))(_zero_for_both)
+
+for _logical in ("logical_and_", "logical_or_", "logical_xor_", "logical_not_"):
+    not_differentiable(f"aten::{_logical}")
