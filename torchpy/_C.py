@@ -128,6 +128,10 @@ def __getattr__(name: str):
         from .utils._python_dispatch import _DisableTorchDispatch
 
         return _DisableTorchDispatch
+    if name in ("DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"):
+        from ._tensor import torch_function
+
+        return getattr(torch_function, name)
     if name == "_disabled_torch_dispatch_impl":
         from ._tensor.subclassing import _disabled_torch_dispatch_impl
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 from typing import Any, Callable
 
 from ._tensor.tensor import Tensor
@@ -57,7 +58,7 @@ def get_testing_overrides() -> dict[Callable, Callable]:
         for fn in functions:
             python_op = fn._python_op
             schema = python_op.candidates[0].op._schema
-            parameters = [inspect.Parameter(a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only
+            parameters = [inspect.Parameter(a.name + "_" if keyword.iskeyword(a.name) else a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only
                                             else inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                             default=a.default_value if a.has_default else inspect.Parameter.empty)
                           for a in schema.arguments]
