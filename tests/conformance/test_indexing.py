@@ -415,6 +415,10 @@ def test_scatter_reduce_two_nan_and_errors():
     check(lambda t, x, i, s: x.scatter_reduce(0, i, s, "mean"), Input([-1, 2, 3]), ints([0, 0, 1]), Input([-4, -5, 7]))
     check(lambda t, x, i, s: t.scatter_reduce(x, 0, i, s, "sum", out=t.tensor([0.0, 0, 0])), randn(3), ints([0, 0, 1]), randn(3))
     check_error(lambda t, x, i, s: x.scatter_reduce(0, i, s, "mean"), values(3, dtype="bool"), ints([0, 0, 1]), values(3, dtype="bool"))
+    check_error(lambda t, x, i, s: x.scatter_reduce(0, i, s, "add"), randn(3), ints([0, 0, 1]), randn(3))
+    check_error(lambda t, x, i, s: x.scatter_reduce(0, i, s, "foo"), meta(3), Input([0, 0, 1], "int64", device="meta"), meta(3))
+    check(lambda t, x, i, s: x.scatter_reduce(0, i, s, "max"), randn(3), ints([0, 0, 1]), randn(3))
+    check(lambda t, x, i, s: x.scatter_reduce(0, i, s, "min", include_self=False), randn(3), ints([0, 0, 1]), randn(3))
 
 
 # --- index_select / index_add ------------------------------------------------------------------------
@@ -585,6 +589,8 @@ def test_tags_are_torchs(op):
     lambda t, x, i, j, m, v: x.scatter_reduce(1, j, v, "amax", include_self=False),
     lambda t, x, i, j, m, v: x.index_add(0, i, v, alpha=2),
     lambda t, x, i, j, m, v: t.nonzero(x),
+    lambda t, x, i, j, m, v: t.nonzero(x, as_tuple=True),          # nonzero, then unbind
+    lambda t, x, i, j, m, v: v.sum().nonzero(as_tuple=True),        # 0-dim: unsqueeze first
     lambda t, x, i, j, m, v: t.masked_select(x, m),
 ])
 def test_dispatch_mode_sees_torchs_ops(fn):
@@ -606,3 +612,51 @@ def test_version_counters_bump_once_per_write():
         return [after_put, x._version, fresh._version, out._version]
 
     check(versions, values(3, 4), ints([0, 2]), ints([[0], [1], [3]]))
+
+
+# --- through Tensor.__getitem__ / __setitem__ ------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "bfloat16"])
+def test_getitem_with_tensor_indices(dtype):
+    x = values(3, 4, 5, dtype=dtype)
+    i, j = ints([2, 0, 2]), ints([[1], [3]])
+    check(lambda t, x, i: x[i], x, i)
+    check(lambda t, x, i: x[:, i], x, i)
+    check(lambda t, x, i, j: x[i, :, j], x, i, j)
+    check(lambda t, x, i, j: x[1:, j, i], x, i, j)
+    check(lambda t, x, i: x[..., i], x, ints([4, -5]))
+    check(lambda t, x, m: x[m], x, mask(np.arange(60).reshape(3, 4, 5) % 7 == 0))
+    check(lambda t, x, m: x[:, m], x, mask([1, 0, 0, 1]))
+    check(lambda t, x: x[[0, 2], [1, 3]], x)
+    check(lambda t, x, i: x[i, None, 0], x, i)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool", "float16"])
+def test_setitem_with_tensor_indices(dtype):
+    def assign(index, value):
+        def fn(t, x, *tensors):
+            key = index(t, *tensors)
+            x[key] = value(t, x) if callable(value) else value
+            return x
+        return fn
+
+    x = values(3, 4, dtype=dtype)
+    check(assign(lambda t, i: i, 1), x, ints([2, 0, 2]))
+    check(assign(lambda t, m: m, 0), x, mask([[1, 0, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]]))
+    check(assign(lambda t, i: (i, slice(1, None)), 1), x, ints([0, 0]))
+    check(assign(lambda t, i: (slice(None), i), lambda t, x: t.tensor(np.array([[1], [2], [3]]), dtype=x.dtype)), x, ints([3, 1]))
+    check(assign(lambda t, m: m, lambda t, x: t.tensor(np.array([1, 2, 3, 4]), dtype=x.dtype)), x, mask([0, 1, 0]))
+    check(assign(lambda t, i: i, 1), values(3, 4, dtype=dtype, noncontiguous=True), ints([1]))
+
+
+def test_setitem_uint8_mask_takes_masked_fill_path():
+    check_error(lambda t, x, m: x.__setitem__(m, 1.0), values(3, 4), ints([1, 0, 1], "uint8"))
+
+
+def test_setitem_accumulates_nothing_and_getitem_errors():
+    check(lambda t, x, i: (x.__setitem__(i, x[i] + 1), x)[1], values(3, 4), ints([0, 0, 2]))
+    check_error(lambda t, x: x[t.tensor([3])], values(3, 4))
+    check_error(lambda t, x: x[:, t.tensor([0, 4])], values(3, 4))
+    check_error(lambda t, x: x[t.tensor([True, False])], values(3, 4))
+    check_error(lambda t, x: x[t.tensor([1.0])], values(3, 4))

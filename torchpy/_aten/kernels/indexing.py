@@ -98,17 +98,36 @@ def same_dtype_out_of(functional: Callable, message: Callable[[Tensor, Tensor], 
 _BELOW_AD_INPLACE_OR_VIEW = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
 
-def call_below_autograd(qualified: str, *args: Any, **kwargs: Any) -> Any:
+_OPS: dict[str, Any] = {}
+
+
+def aten_op(qualified: str) -> Any:
+    """The OpOverload for 'aten::name.overload', looked up once."""
+    op = _OPS.get(qualified)
+    if op is None:
+        op = _OPS[qualified] = op_for(qualified)
+    return op
+
+
+def call_below_autograd(qualified: str, args: tuple, kwargs: dict | None = None) -> Any:
     """Call an op from a CompositeExplicitAutograd kernel as PyTorch does: below Autograd and
     ADInplaceOrView, whose work the outer op already did (no second graph node, no second
-    version bump)."""
+    version bump). `args` and `kwargs` are already in the op's normalized form."""
     local = tls.local
     previous = local.excluded
     local.excluded = previous | _BELOW_AD_INPLACE_OR_VIEW
     try:
-        return op_for(qualified)(*args, **kwargs)
+        return aten_op(qualified)._call_normalized(args, kwargs or {})
     finally:
         local.excluded = previous
+
+
+def drop_trailing_false(args: tuple) -> tuple:
+    """Normalize trailing `bool = False` arguments away, as the binder would."""
+    end = len(args)
+    while end and args[end - 1] is False:
+        end -= 1
+    return args[:end]
 
 
 def clone(t: Tensor) -> Tensor:
@@ -148,9 +167,11 @@ def index_array(t: Tensor) -> np.ndarray:
 
 def first_out_of_bounds(idx: np.ndarray, size: int) -> int | None:
     """The first index (C order) outside [0, size), or None; negative indices are out too."""
-    n = idx.size
-    if n <= 16:  # a Python scan beats NumPy's reductions on a handful of indices
-        return next((v for v in idx.ravel().tolist() if v < 0 or v >= size), None)
+    if idx.size <= 256:  # Python's min / max beat NumPy's reductions on small arrays
+        values = idx.ravel().tolist()
+        if not values or (min(values) >= 0 and max(values) < size):
+            return None
+        return next(v for v in values if v < 0 or v >= size)
     if idx.min() >= 0 and idx.max() < size:
         return None
     flat = idx.reshape(-1)
@@ -448,16 +469,17 @@ def _masked_fill_shortcut(self: Tensor, indices: Sequence[Tensor | None], values
 
 def _index_put_impl(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                     accumulate: bool = False, unsafe: bool = False) -> Tensor:
-    return call_below_autograd("aten::_index_put_impl_", clone(self), indices, values, accumulate, unsafe)
+    return call_below_autograd("aten::_index_put_impl_", drop_trailing_false(
+        (clone(self), indices, values, bool(accumulate), bool(unsafe))))
 
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
     # CompositeExplicitAutograd in PyTorch: the safe front of _index_put_impl_.
-    return call_below_autograd("aten::_index_put_impl_", self, indices, values, accumulate, False)
+    return call_below_autograd("aten::_index_put_impl_", drop_trailing_false((self, indices, values, bool(accumulate))))
 
 
 def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
-    return call_below_autograd("aten::index_put_", clone(self), indices, values, accumulate)
+    return call_below_autograd("aten::index_put_", drop_trailing_false((clone(self), indices, values, bool(accumulate))))
 
 
 register("_index_put_impl_", CPU_META, _index_put_impl_)
@@ -708,7 +730,8 @@ def scatter_reduce_two_(self: Tensor, dim: int, index: Tensor, src: Tensor, redu
     if reduce == "max" or reduce == "min":
         reduce = "a" + reduce
     if reduce not in _TWO_REDUCTIONS:
-        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got " + reduce)
+        message = "reduce argument must be either sum, prod, mean, amax or amin"
+        raise RuntimeError(message + "." if self._data is None else f"{message}, got {reduce}")
     if reduce == "mean" and self._dtype is _dt.bool:
         raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented for \'Bool\'')
     if self._data is None or index._data is None or src._data is None:
@@ -865,14 +888,13 @@ def nonzero_public(input: Tensor, *, out: Tensor | None = None, as_tuple: bool =
     its Python binding, over aten::nonzero and aten::unbind (a 0-dim input unsqueezed first)."""
     if not as_tuple:
         if out is None:
-            return op_for("aten::nonzero")(input)
-        return op_for("aten::nonzero.out")(input, out=out)
+            return aten_op("aten::nonzero")(input)
+        return aten_op("aten::nonzero.out")(input, out=out)
     if out is not None:
         raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
     if not input._shape:
-        input = from_array(input._data.reshape(1), input._dtype) if input._data is not None else input
-    result = op_for("aten::nonzero")(input)
-    return tuple(from_array(np.ascontiguousarray(result._data[:, d]), _dt.int64) for d in range(result._shape[1]))
+        input = aten_op("aten::unsqueeze")(input, 0)
+    return tuple(aten_op("aten::unbind.int")(aten_op("aten::nonzero")(input), 1))
 
 
 def _nonzero_method(self: Tensor, *, as_tuple: bool = False) -> Any:

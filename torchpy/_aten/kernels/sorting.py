@@ -19,12 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
-from .indexing import call_below_autograd, check_out_dtype
+from .indexing import aten_op, call_below_autograd, check_out_dtype
 from .variants import write_out
 
 CPU_META = ("CPU", "Meta")
@@ -108,13 +107,24 @@ def sort_values_stable(self: Tensor, *, stable: bool | None, dim: int = -1, desc
 
 def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     # CompositeExplicitAutograd in PyTorch: sort.stable with stable=False.
-    return call_below_autograd("aten::sort.stable", self, stable=False, dim=dim, descending=descending)
+    return call_below_autograd("aten::sort.stable", (self,), _sort_kwargs(False, dim, descending))
+
+
+def _sort_kwargs(stable: bool | None, dim: int, descending: bool) -> dict:
+    """sort.stable's keyword arguments in normalized form (defaults left out)."""
+    kwargs: dict[str, Any] = {"stable": stable}
+    if dim != -1:
+        kwargs["dim"] = dim
+    if descending:
+        kwargs["descending"] = True
+    return kwargs
 
 
 def sort_values(self: Tensor, dim: int = -1, descending: bool = False, *, values: Tensor,
                 indices: Tensor) -> tuple[Tensor, Tensor]:
-    return call_below_autograd("aten::sort.values_stable", self, stable=False, dim=dim,
-                               descending=descending, values=values, indices=indices)
+    kwargs = _sort_kwargs(False, dim, descending)
+    kwargs["values"], kwargs["indices"] = values, indices
+    return call_below_autograd("aten::sort.values_stable", (self,), kwargs)
 
 
 register("sort_stable", CPU_META, sort_stable)
@@ -126,30 +136,36 @@ register("sort_values", ("CompositeExplicitAutograd", "Meta"), sort_values)
 # --- CompositeImplicitAutograd: argsort and msort decompose into sort, as in PyTorch ----------
 
 
+def _sort_args(self: Tensor, dim: int, descending: bool) -> tuple:
+    """sort.default's positional arguments in normalized form (trailing defaults dropped)."""
+    if descending:
+        return (self, dim, True)
+    return (self,) if dim == -1 else (self, dim)
+
+
 def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
-    return op_for("aten::sort")(self, dim, descending)[1]
+    return aten_op("aten::sort")._call_normalized(_sort_args(self, dim, descending), {})[1]
 
 
 def argsort_stable(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
-    return op_for("aten::sort.stable")(self, stable=stable, dim=dim, descending=descending)[1]
+    return aten_op("aten::sort.stable")._call_normalized((self,), _sort_kwargs(stable, dim, descending))[1]
 
 
 def argsort_stable_out(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False,
                        out: Tensor) -> Tensor:
-    values = _empty_like_values(self)
-    op_for("aten::sort.values_stable")(self, stable=stable, dim=dim, descending=descending,
-                                       values=values, indices=out)
+    kwargs = _sort_kwargs(stable, dim, descending)
+    kwargs["values"], kwargs["indices"] = _empty_like_values(self), out
+    aten_op("aten::sort.values_stable")._call_normalized((self,), kwargs)
     return out
 
 
 def _empty_like_values(self: Tensor) -> Tensor:
     """The scratch values tensor argsort's out= form sorts into, made as PyTorch makes it."""
-    return op_for("aten::empty.memory_format")(
-        [0], dtype=self._dtype, layout=strided, device=self._device)
+    return aten_op("aten::empty.memory_format")([0], dtype=self._dtype, layout=strided, device=self._device)
 
 
 def msort(self: Tensor) -> Tensor:
-    return op_for("aten::sort")(self, 0)[0]
+    return aten_op("aten::sort")._call_normalized(_sort_args(self, 0, False), {})[0]
 
 
 register("argsort", "CompositeImplicitAutograd", argsort)
@@ -184,25 +200,28 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
     if not self._shape:
         return from_array(self._data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
     rows, moved = as_rows(self._data, dim)
-    order = _topk_order(rows, k, largest, sorted)
-    values = from_rows(take_rows(rows, order), moved, dim)
-    return from_array(values, self._dtype), from_array(from_rows(order, moved, dim), _dt.int64)
+    order, values = _topk_rows(rows, k, largest, sorted)
+    return from_array(from_rows(values, moved, dim), self._dtype), from_array(from_rows(order, moved, dim), _dt.int64)
 
 
-def _topk_order(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> np.ndarray:
-    """(rows, k) positions of each row's top k, in the order PyTorch's CPU kernel leaves them."""
+def _topk_rows(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and values of each row's top k, in the order PyTorch's CPU kernel leaves them."""
     n = rows.shape[1]
     if k == 0:
-        return np.zeros((rows.shape[0], 0), np.int64)
+        return np.zeros((rows.shape[0], 0), np.int64), rows[:, :0]
     full = stable_order(rows, descending=largest)
-    order = full[:, :k].astype(np.int64)
+    top = take_rows(rows, full[:, :k + 1])
+    order = full[:, :k].astype(np.int64, copy=False)
     if not sorted and k * 64 > n:
         replay = np.ones(rows.shape[0], bool)  # nth_element's own order: always replay
     else:
-        replay = _rows_with_ties(take_rows(_sort_key(rows), full[:, :k + 1]))
-    for r in np.flatnonzero(replay):
-        order[r] = _stl_topk(rows[r].tolist(), k, largest, sorted)
-    return order
+        replay = _rows_with_ties(top)
+    values = top[:, :k]
+    if replay.any():
+        for r in np.flatnonzero(replay):
+            order[r] = _stl_topk(rows[r].tolist(), k, largest, sorted)
+            values[r] = rows[r][order[r]]
+    return order, values
 
 
 def _rows_with_ties(top: np.ndarray) -> np.ndarray:
