@@ -31,7 +31,8 @@ class _Candidate:
     """An overload and where its plain Tensor parameters sit (for the numbers rule)."""
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
-                 "option_defaults", "out_names", "aliases", "int_positions", "int_names")
+                 "option_defaults", "out_names", "aliases", "int_positions", "int_names",
+                 "max_positional", "names", "required_kwargs")
 
     def __init__(self, op: OpOverload, return_type: type | None) -> None:
         schema = op._schema
@@ -65,6 +66,10 @@ class _Candidate:
                 defaults.append(("device", CPU))
             defaults.append(("pin_memory", False))
         self.option_defaults = tuple(defaults)
+        # For a cheap first look in overload resolution (a failed bind costs an error message).
+        self.max_positional = len(positional)
+        self.names = frozenset(names)
+        self.required_kwargs = tuple(a.name for a in schema.arguments if a.kwarg_only and not a.has_default)
         # Python passes several out= tensors as one tuple: torch.max(x, 0, out=(values, indices)).
         outs = tuple(a.name for a in schema.arguments if a.kwarg_only and a.is_write)
         self.out_names = outs if len(outs) > 1 else ()
@@ -98,6 +103,20 @@ class _Candidate:
                 if kwargs.get(name) is None:
                     kwargs[name] = value
         return args, kwargs, requires_grad
+
+    def may_fit(self, args: tuple, kwargs: dict) -> bool:
+        """False when the call cannot bind: too many positional arguments, an unknown keyword,
+        or a required keyword-only argument missing (rand(2) is not rand.generator)."""
+        if len(args) > self.max_positional:
+            return False
+        names = self.names
+        for name in kwargs:
+            if name not in names:
+                return False
+        for name in self.required_kwargs:
+            if name not in kwargs:
+                return False
+        return True
 
     def takes_number_as_tensor(self, args: tuple, kwargs: dict) -> bool:
         n = len(args)
@@ -142,6 +161,8 @@ class PythonOp:
         for candidate in self.candidates:
             op = candidate.op
             call_args, call_kwargs, requires_grad = candidate.normalize_python_call(args, kwargs)
+            if not candidate.may_fit(call_args, call_kwargs):
+                continue
             # After folding varargs: zeros(2, 3, out=t) has no number where out goes.
             if not self.allow_numbers and candidate.takes_number_as_tensor(call_args, call_kwargs):
                 continue

@@ -68,9 +68,9 @@ def _size_text(shape: Sequence[int]) -> str:
 def check_shape(size: Sequence[int]) -> tuple[int, ...]:
     """`size` as a shape, with PyTorch's error for a negative dimension."""
     shape = tuple(size)
-    for s in shape:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {_size_text(shape)}")
+    if shape and min(shape) < 0:
+        negative = next(s for s in shape if s < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {_size_text(shape)}")
     return shape
 
 
@@ -121,7 +121,8 @@ def filled(shape: tuple[int, ...], d: _dt.dtype, device: Any, value: Any,
     np_dtype = _dt.to_numpy_dtype(d)
     if strides is None:
         if value == 0:
-            return wrap(np.zeros(shape, np_dtype), d)
+            array = np.zeros(shape, np_dtype)
+            return from_array(array, d) if array.size else wrap(array, d)
         array = np.empty(shape, np_dtype)
     else:
         array = strided_array(shape, strides, np_dtype)
@@ -174,13 +175,14 @@ def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -
     return True
 
 
-def infer_dense_strides(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
-    """Dense strides that keep the order of `strides` (PyTorch's rule for preserve_format)."""
+def stride_order(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
+    """The dims from innermost to outermost in memory, by PyTorch's (TensorIterator's) rule:
+    a stable insertion sort by stride, larger size later on ties, a 0 stride never moving."""
     ndim = len(shape)
     order = list(range(ndim - 1, -1, -1))  # innermost first, as for a contiguous tensor
 
     def comes_after(a: int, b: int) -> int:
-        # 1: dim a belongs after dim b; -1: before; 0: undecided (a 0 stride never moves).
+        # 1: dim a belongs after dim b; -1: before; 0: undecided.
         sa, sb = strides[a], strides[b]
         if sa == 0 or sb == 0:
             return 0
@@ -188,7 +190,7 @@ def infer_dense_strides(shape: Sequence[int], strides: Sequence[int]) -> tuple[i
             return 1 if sa > sb else -1
         return 1 if shape[a] > shape[b] else 0
 
-    for i in range(1, ndim):  # a stable insertion sort
+    for i in range(1, ndim):
         current = i
         for j in range(i - 1, -1, -1):
             decision = comes_after(order[j], order[current])
@@ -197,9 +199,14 @@ def infer_dense_strides(shape: Sequence[int], strides: Sequence[int]) -> tuple[i
                 current = j
             elif decision < 0:
                 break
-    result = [0] * ndim
+    return order
+
+
+def infer_dense_strides(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    """Dense strides that keep the memory order of `strides` (preserve_format's rule)."""
+    result = [0] * len(shape)
     running = 1
-    for d in order:
+    for d in stride_order(shape, strides):
         result[d] = running
         if shape[d] > 1:
             running *= shape[d]
@@ -211,6 +218,9 @@ def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
     if memory_format is not None and memory_format is not preserve_format:
         return format_strides(self._shape, memory_format)
     shape = self._shape
+    data = self._data
+    if data is not None and data.flags.c_contiguous and 1 not in shape and data.size:
+        return None  # NumPy's contiguity is PyTorch's when no dim has size 1 (or 0)
     strides = self.stride()
     if strides == contiguous_strides(shape):
         return None
@@ -234,8 +244,14 @@ def _overflow(d: _dt.dtype) -> RuntimeError:
     return RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES.get(d, d._c10_name)} without overflow")
 
 
+_FLOAT_MAX = {d: float(ml_dtypes.finfo(_dt.to_numpy_dtype(d)).max)
+              for d in (_dt.float16, _dt.bfloat16, _dt.float32, _dt.float64)}
+_INT_RANGE = {d: (int(np.iinfo(_dt.to_numpy_dtype(d)).min), int(np.iinfo(_dt.to_numpy_dtype(d)).max))
+              for d in (_dt.uint8, _dt.int8, _dt.int16, _dt.int32, _dt.int64)}
+
+
 def _float_fits(value: float, d: _dt.dtype) -> bool:
-    return not math.isfinite(value) or abs(value) <= float(ml_dtypes.finfo(_dt.to_numpy_dtype(d)).max)
+    return not math.isfinite(value) or abs(value) <= _FLOAT_MAX[d]
 
 
 def element(value: Any, d: _dt.dtype, numel: int = 0) -> Any:
@@ -244,6 +260,11 @@ def element(value: Any, d: _dt.dtype, numel: int = 0) -> Any:
     single element (PyTorch fills one element without the check)."""
     if d is _dt.bool:
         return bool(value)
+    if type(value) is float and d.is_floating_point:  # the common case, checked inline
+        if (d is _dt.float32 or (d.itemsize == 2 and numel != 1)) and abs(value) > _FLOAT_MAX[d] \
+                and math.isfinite(value):
+            raise _overflow(d)
+        return value
     if d.is_complex:
         value = complex(value)
         if d is _dt.complex64 and not (_float_fits(value.real, _dt.float32) and _float_fits(value.imag, _dt.float32)):
@@ -259,19 +280,19 @@ def element(value: Any, d: _dt.dtype, numel: int = 0) -> Any:
         if checked and not _float_fits(value, d):
             raise _overflow(d)
         return value
-    info = np.iinfo(_dt.to_numpy_dtype(d))
+    lowest, highest = _INT_RANGE[d]
     if isinstance(value, (float, np.floating)):
         if not math.isfinite(value):
             raise _overflow(d)
         value = math.trunc(value)
     value = int(value)
-    if info.min < 0:
-        if not info.min <= value <= info.max:
+    if lowest < 0:
+        if not lowest <= value <= highest:
             raise _overflow(d)
         return value
-    if value > info.max or -value > info.max:
+    if value > highest or -value > highest:
         raise _overflow(d)
-    return value % (info.max + 1)
+    return value % (highest + 1)
 
 
 def _default_float(dtype: _dt.dtype | None) -> _dt.dtype:
@@ -296,16 +317,14 @@ def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: _dt.dtyp
 
 def zeros(size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
           pin_memory: bool | None = None) -> Tensor:
-    if not is_meta(device) and any(s < 0 for s in size):
+    if size and min(size) < 0 and not is_meta(device):
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    d = _default_float(dtype)
-    return filled(check_shape(size), d, device, element(0, d))
+    return filled(check_shape(size), _default_float(dtype), device, 0)  # 0 and 1 fit every dtype
 
 
 def ones(size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
          pin_memory: bool | None = None) -> Tensor:
-    d = _default_float(dtype)
-    return filled(check_shape(size), d, device, element(1, d))
+    return filled(check_shape(size), _default_float(dtype), device, 1)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: _dt.dtype | None = None, layout: Any = None,
@@ -324,8 +343,9 @@ def empty_like(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = No
 
 def _filled_like(self: Tensor, value: Any, dtype: _dt.dtype | None, device: Any, memory_format: Any) -> Tensor:
     d = dtype or self._dtype
-    return filled(self._shape, d, device or self._device, element(value, d, self.numel()),
-                  like_strides(self, memory_format))
+    if type(value) is not int or value not in (0, 1):  # 0 and 1 fit every dtype
+        value = element(value, d, self.numel())
+    return filled(self._shape, d, device or self._device, value, like_strides(self, memory_format))
 
 
 def zeros_like(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
@@ -357,7 +377,9 @@ def new_empty_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], 
 def _new_filled(self: Tensor, size: Sequence[int], value: Any, dtype: _dt.dtype | None, device: Any) -> Tensor:
     d = dtype or self._dtype
     shape = check_shape(size)
-    return filled(shape, d, device or self._device, element(value, d, math.prod(shape)))
+    if type(value) is not int or value not in (0, 1):
+        value = element(value, d, math.prod(shape))
+    return filled(shape, d, device or self._device, value)
 
 
 def new_zeros(self: Tensor, size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None,
@@ -459,7 +481,7 @@ def arange_start(start: Any, end: Any, *, dtype: _dt.dtype | None = None, layout
     return arange_start_step(start, end, 1, dtype=dtype, device=device)
 
 
-def _write_factory_result(out: Tensor, result: Tensor) -> Tensor:
+def write_factory_result(out: Tensor, result: Tensor) -> Tensor:
     """Resize `out` (silently, as factories' out= kernels do) and copy `result` in."""
     if out._shape != result._shape:
         resize_(out, result._shape)
@@ -527,7 +549,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: _dt.dtype | None = None
 
 
 def linspace_out(start: Any, end: Any, steps: int, *, out: Tensor) -> Tensor:
-    return _write_factory_result(out, linspace(start, end, steps, dtype=out._dtype, device=out._device))
+    return write_factory_result(out, linspace(start, end, steps, dtype=out._dtype, device=out._device))
 
 
 def eye_m(n: int, m: int, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
@@ -550,10 +572,10 @@ def eye(n: int, *, dtype: _dt.dtype | None = None, layout: Any = None, device: A
 
 # --- out= forms -----------------------------------------------------------------------------
 
-def _factory_out(functional: Callable) -> Callable:
+def factory_out(functional: Callable) -> Callable:
     """The out= kernel of a factory: build in out's dtype and device, then resize and copy."""
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        return _write_factory_result(out, functional(*args, dtype=out._dtype, device=out._device, **kwargs))
+        return write_factory_result(out, functional(*args, dtype=out._dtype, device=out._device, **kwargs))
 
     out_kernel.__name__ = functional.__name__ + "_out"
     out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
@@ -578,7 +600,7 @@ for _fn in (zeros, ones, full, arange, arange_start, arange_start_step, linspace
             new_empty, new_zeros, new_ones, new_full, new_empty_strided):
     register(_fn.__name__, _COMPOSITE, _fn)
 for _fn in (zeros, ones, full, eye, eye_m):
-    register(_fn.__name__ + "_out", _COMPOSITE, _factory_out(_fn))
+    register(_fn.__name__ + "_out", _COMPOSITE, factory_out(_fn))
 register("arange_out", _COMPOSITE, arange_out)
 register("arange_start_out", _BOTH, arange_start_out)
 register("linspace_out", _BOTH, linspace_out)

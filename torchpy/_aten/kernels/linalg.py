@@ -1,0 +1,935 @@
+"""Matrix products.
+
+Kernels (CPU and Meta): mm, bmm, addmm, addmv, mv, dot, vdot, baddbmm. They check
+shapes and dtypes as PyTorch does, in its order and words, then call NumPy's matmul
+on the tensors' own arrays (no copies; 16-bit floats are multiplied in float32, as
+PyTorch accumulates them).
+
+CompositeImplicitAutograd decompositions: matmul, outer/ger, einsum, linear. As in
+PyTorch, these are not kernels but programs over other aten ops (view, reshape,
+expand, transpose, mm, bmm, ...), called through the dispatcher so that a
+TorchDispatchMode sees the same sequence of ops it sees under PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..._dispatch import tls
+from ..._dispatch.keys import DispatchKey, key_bits
+from ..._dispatch.ops import ops
+from ..._tensor import dtype as _dt
+from ..._tensor.enums import contiguous_format
+from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..registry import register
+from .factory import element, write_factory_result
+from .variants import write_inplace
+
+aten = ops.aten
+
+# PyTorch's TypeMeta names, which some of its dtype messages print.
+_TYPE_NAMES = {
+    _dt.uint8: "unsigned char", _dt.int8: "signed char", _dt.int16: "short int", _dt.int32: "int",
+    _dt.int64: "long int", _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16", _dt.float32: "float",
+    _dt.float64: "double", _dt.complex64: "c10::complex<float>", _dt.complex128: "c10::complex<double>",
+    _dt.bool: "bool",
+}
+_PYTHON_BIT = key_bits(DispatchKey.Python)
+
+
+# --- shared helpers ------------------------------------------------------------------------------
+
+def _type_name(d: _dt.dtype) -> str:
+    return _TYPE_NAMES.get(d, d._c10_name)
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _is_meta(*tensors: Tensor) -> bool:
+    return any(t._data is None for t in tensors)
+
+
+def _not_implemented(op: str, d: _dt.dtype) -> NotImplementedError:
+    return NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
+
+
+def _product(a: np.ndarray, b: np.ndarray, d: _dt.dtype) -> np.ndarray:
+    """a @ b in dtype d: NumPy's matmul on the arrays as they are; 16-bit floats in float32."""
+    if d.itemsize == 2 and d.is_floating_point:
+        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(_dt.to_numpy_dtype(d))
+    return np.matmul(a, b)
+
+
+def _scaled_sum(product: np.ndarray, alpha: Any, self_array: np.ndarray | None, beta: Any,
+                d: _dt.dtype) -> np.ndarray:
+    """beta * self + alpha * product in dtype d (float32 arithmetic for 16-bit floats); self is
+    ignored when beta is 0, NaNs included, as PyTorch documents."""
+    alpha = element(alpha, d)
+    beta = element(beta, d)
+    np_dtype = _dt.to_numpy_dtype(d)
+    compute = np.dtype(np.float32) if d.itemsize == 2 and d.is_floating_point else np_dtype
+    scalar = compute.type
+    result = product.astype(compute, copy=False)
+    if alpha != 1:
+        result = result * scalar(alpha)
+    if beta != 0 and self_array is not None:
+        addend = self_array.astype(compute, copy=False)
+        result = result + (addend if beta == 1 else addend * scalar(beta))
+    return np.asarray(result).astype(np_dtype, copy=False)
+
+
+def _expand_error(source: Sequence[int], target: Sequence[int]) -> RuntimeError | None:
+    """PyTorch's expand error for broadcasting `source` to `target`, or None if it fits."""
+    if len(source) > len(target):
+        return RuntimeError(
+            f"expand(torch.FloatTensor{{{_shape_text(source)}}}, size={_shape_text(target)}): the number of sizes "
+            f"provided ({len(target)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(source)})")
+    offset = len(target) - len(source)
+    for i, size in enumerate(source):
+        wanted = target[offset + i]
+        if size != wanted and size != 1:
+            return RuntimeError(
+                f"The expanded size of the tensor ({wanted}) must match the existing size ({size}) at "
+                f"non-singleton dimension {offset + i}.  Target sizes: {_shape_text(target)}.  Tensor sizes: "
+                f"{_shape_text(source)}")
+    return None
+
+
+def _expand_error_for(self: Tensor, target: Sequence[int]) -> RuntimeError | None:
+    error = _expand_error(self._shape, target)
+    if error is not None and str(error).startswith("expand("):
+        name = f"torch.{self._dtype._c10_name}Tensor"
+        return RuntimeError(str(error).replace("torch.FloatTensor", name, 1))
+    return error
+
+
+def _subclass_like(t: Tensor) -> bool:
+    """PyTorch's isTensorSubclassLike: a dispatch mode is active, or t has the Python key."""
+    return bool((tls.local.included | t._keyset) & _PYTHON_BIT)
+
+
+# --- mm, bmm, addmm, baddbmm ------------------------------------------------------------------
+
+def _check_mm(self: Tensor, mat2: Tensor) -> None:
+    meta = _is_meta(self, mat2)  # PyTorch's meta kernel is Python code with its own words
+    if len(self._shape) != 2:
+        raise RuntimeError("a must be 2D" if meta else "self must be a matrix")
+    if len(mat2._shape) != 2:
+        raise RuntimeError("b must be 2D" if meta else "mat2 must be a matrix")
+    _check_reduction_dim(self, mat2, meta)
+
+
+def _check_reduction_dim(mat1: Tensor, mat2: Tensor, meta: bool) -> None:
+    (n, m), (k, p) = mat1._shape, mat2._shape
+    if m != k:
+        if meta:
+            raise RuntimeError(f"a and b must have same reduction dim, but got [{n}, {m}] X [{k}, {p}].")
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+
+
+def mm(self: Tensor, mat2: Tensor) -> Tensor:
+    _check_mm(self, mat2)
+    d = self._dtype
+    shape = (self._shape[0], mat2._shape[1])
+    if _is_meta(self, mat2):
+        return meta_tensor(shape, d)
+    if d is not mat2._dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_type_name(d)} != {_type_name(mat2._dtype)}")
+    if d is _dt.bool:
+        raise _not_implemented("addmm_impl_cpu_", d)
+    return from_array(_product(self._data, mat2._data, d), d)
+
+
+def _check_batches(batch1: Tensor, batch2: Tensor) -> tuple[int, int, int]:
+    if len(batch1._shape) != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if len(batch2._shape) != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    b, n, m = batch1._shape
+    if batch2._shape[0] != b or batch2._shape[1] != m:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
+            f"[{batch2._shape[0]}, {batch2._shape[1]}].")
+    return b, n, batch2._shape[2]
+
+
+def _check_batch_dtypes(batch1: Tensor, batch2: Tensor, op: str) -> None:
+    meta = _is_meta(batch1, batch2)
+    if batch1._dtype is not batch2._dtype:
+        a, b = (batch1._dtype, batch2._dtype) if meta else (batch1._dtype._c10_name, batch2._dtype._c10_name)
+        raise RuntimeError(f"expected scalar type {a} but found {b}")
+    if batch1._dtype is _dt.bool and not meta:
+        raise _not_implemented(op, batch1._dtype)
+
+
+def bmm(self: Tensor, mat2: Tensor) -> Tensor:
+    shape = _check_batches(self, mat2)
+    _check_batch_dtypes(self, mat2, "bmm")
+    if _is_meta(self, mat2):
+        return meta_tensor(shape, mat2._dtype)
+    return from_array(_product(self._data, mat2._data, self._dtype), self._dtype)
+
+
+def _broadcast_error_meta(self: Tensor, target: Sequence[int]) -> RuntimeError | None:
+    """The message of PyTorch's Python meta kernels when self does not broadcast to target."""
+    for back in range(1, min(len(self._shape), len(target)) + 1):
+        size = self._shape[-back]
+        if size != 1 and size != target[-back]:
+            return RuntimeError(
+                f"Attempting to broadcast a dimension of length {size} at {-back}! Mismatching argument at index 1 "
+                f"had torch.Size({list(self._shape)}); but expected shape should be broadcastable to "
+                f"{list(target)}")
+    return _expand_error_for(self, target)
+
+
+def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    if _is_meta(self, mat1, mat2):
+        return _addmm_meta(self, mat1, mat2)
+    if self._dtype is not mat2._dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {self._dtype._c10_name} and "
+                           f"{mat2._dtype._c10_name}")
+    if mat1._dtype is not mat2._dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mat1._dtype._c10_name} and "
+                           f"{mat2._dtype._c10_name}")
+    for name, t in (("mat1", mat1), ("mat2", mat2)):
+        if len(t._shape) != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {len(t._shape)}-D tensor")
+    (n, m), (k, p) = mat1._shape, mat2._shape
+    if m != k:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    error = _expand_error_for(self, (n, p))
+    if error is not None:
+        raise error
+    d = mat1._dtype
+    if d is _dt.bool:
+        raise _not_implemented("addmm_impl_cpu_", d)
+    product = _product(mat1._data, mat2._data, d)
+    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
+
+
+def _addmm_meta(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    for name, t in (("a", mat1), ("b", mat2)):
+        if len(t._shape) != 2:
+            raise RuntimeError(f"{name} must be 2D")
+    _check_reduction_dim(mat1, mat2, True)
+    target = (mat1._shape[0], mat2._shape[1])
+    error = _broadcast_error_meta(self, target)
+    if error is not None:
+        raise error
+    return meta_tensor(target, self._dtype)
+
+
+def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    def size(t: Tensor, dim: int) -> int:
+        return t._shape[dim] if dim < len(t._shape) else 1
+
+    target = (size(batch1, 0), size(batch1, 1), size(batch2, 2))
+    error = _expand_error_for(self, target)
+    if error is not None:
+        raise error
+    if self._dtype is not batch1._dtype:
+        if _is_meta(self, batch1, batch2):
+            raise RuntimeError(f"Input dtypes must be the same, got: input: {self._dtype}, batch1: {batch1._dtype}, "
+                               f"batch2: {batch2._dtype}")
+        raise RuntimeError(
+            f"Input dtypes must be the same, got: input {_type_name(self._dtype)}, batch1: "
+            f"{_type_name(batch1._dtype)}, batch2: {_type_name(batch2._dtype)}")
+    shape = _check_batches(batch1, batch2)
+    _check_batch_dtypes(batch1, batch2, "baddbmm")
+    d = batch1._dtype
+    if _is_meta(self, batch1, batch2):
+        return meta_tensor(shape, d)
+    product = _product(batch1._data, batch2._data, d)
+    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
+
+
+# --- mv, addmv, dot, vdot -----------------------------------------------------------------------
+
+def _check_addmv(self: Tensor, mat: Tensor, vec: Tensor) -> None:
+    if not (len(mat._shape) == 2 and len(vec._shape) == 1 and len(self._shape) <= 1):
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {len(self._shape)}, {len(mat._shape)}, {len(vec._shape)}")
+    rows, cols = mat._shape
+    if cols != vec._shape[0] or (self.numel() != rows and self.numel() != 1):
+        if not self._shape:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(
+            f"size mismatch, got input ({self._shape[0]}), mat ({rows}x{cols}), vec ({vec._shape[0]})")
+
+
+def _mv_meta(mat: Tensor, vec: Tensor, dtypes: tuple[_dt.dtype, ...] = ()) -> Tensor:
+    if len(mat._shape) != 2 or len(vec._shape) != 1:
+        raise RuntimeError(f"matrix @ vector expected, got {len(mat._shape)}, {len(vec._shape)}")
+    if mat._shape[1] != vec._shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({mat._shape[0]}x{mat._shape[1]}), vec ({vec._shape[0]})")
+    if dtypes and not all(d is dtypes[0] for d in dtypes):
+        raise RuntimeError("addmv input tensors must have the same dtype, but got " + ", ".join(map(str, dtypes[:-1]))
+                           + f", and {dtypes[-1]}")
+    return meta_tensor((mat._shape[0],), vec._dtype)
+
+
+def addmv(self: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    if _is_meta(self, mat, vec):
+        return _mv_meta(mat, vec, (self._dtype, mat._dtype, vec._dtype))
+    _check_addmv(self, mat, vec)
+    if not (self._dtype is mat._dtype is vec._dtype):
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {self._dtype._c10_name}, "
+            f"{mat._dtype._c10_name}, and {vec._dtype._c10_name}")
+    d = mat._dtype
+    if d is _dt.bool:
+        raise _not_implemented("addmv_impl_cpu", d)
+    product = _product(mat._data, vec._data, d)
+    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
+
+
+def mv(self: Tensor, vec: Tensor) -> Tensor:
+    # PyTorch computes mv as addmv into a result made like vec, with beta 0.
+    if _is_meta(self, vec):
+        return _mv_meta(self, vec)
+    rows = self._shape[0] if self._shape else 1
+    _check_addmv(meta_tensor((rows,), vec._dtype), self, vec)
+    if not (self._dtype is vec._dtype):
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {vec._dtype._c10_name}, "
+            f"{self._dtype._c10_name}, and {vec._dtype._c10_name}")
+    if self._dtype is _dt.bool:
+        raise _not_implemented("addmv_impl_cpu", self._dtype)
+    return from_array(_product(self._data, vec._data, self._dtype), self._dtype)
+
+
+def _check_dot(self: Tensor, other: Tensor, op: str) -> None:
+    if len(self._shape) != 1 or len(other._shape) != 1:
+        raise RuntimeError(f"1D tensors expected, but got {len(self._shape)}D and {len(other._shape)}D tensors")
+    if self._dtype is not other._dtype:
+        meta = _is_meta(self, other)
+        a, b = (self._dtype, other._dtype) if meta else (self._dtype._c10_name, other._dtype._c10_name)
+        raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found {a} and {b}")
+    n, m = self._shape[0], other._shape[0]
+    if n != m:
+        space = "" if _is_meta(self, other) else " "  # (sic: PyTorch's meta message runs two words together)
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the{space}same number of "
+            f"elements, but got {n} and {m} elements respectively")
+
+
+def _dot_result(value: Any, d: _dt.dtype) -> Tensor:
+    return from_array(np.asarray(value, dtype=_dt.to_numpy_dtype(d)).reshape(()), d)
+
+
+def dot(self: Tensor, tensor: Tensor) -> Tensor:
+    _check_dot(self, tensor, "dot")
+    d = self._dtype
+    if _is_meta(self, tensor):
+        return meta_tensor((), d)
+    if d is _dt.bool:
+        raise _not_implemented("dot", d)
+    return _dot_result(_product(self._data, tensor._data, d), d)
+
+
+def vdot(self: Tensor, other: Tensor) -> Tensor:
+    _check_dot(self, other, "dot")
+    d = self._dtype
+    if _is_meta(self, other):
+        return meta_tensor((), d)
+    if d is _dt.bool:
+        raise _not_implemented("dot", d)
+    first = np.conj(self._data) if d.is_complex else self._data
+    return _dot_result(_product(first, other._data, d), d)
+
+
+# --- out= forms ----------------------------------------------------------------------------
+
+def _out_of(functional: Any) -> Any:
+    """out= kernel: compute, check the dtype (PyTorch's structured kernels require it), resize, copy."""
+    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        result = functional(*args, **kwargs)
+        if result._dtype is not out._dtype:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+        return write_factory_result(out, result)
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel
+
+
+def _dot_out_of(functional: Any) -> Any:
+    def out_kernel(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
+        result = functional(self, other)
+        if out._dtype is not self._dtype:
+            raise RuntimeError(f"result dtype {out._dtype._c10_name} does not match input dtype "
+                               f"{self._dtype._c10_name}")
+        return write_factory_result(out, result)
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel
+
+
+def _inplace_of(functional: Any) -> Any:
+    """In-place kernel (addmm_, ...): compute, then write into self, whose shape must be the result's."""
+    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        result = functional(self, *args, **kwargs)
+        if result._shape != self._shape and self._data is None:
+            raise RuntimeError(f"output with shape {_shape_text(self._shape)} doesn't match the broadcast shape "
+                               f"{_shape_text(result._shape)}")
+        if result._shape != self._shape:
+            raise RuntimeError(f"Bad in-place call: input tensor size {_shape_text(self._shape)} and output tensor "
+                               f"size {_shape_text(result._shape)} should match")
+        return write_inplace(self, result)
+
+    inplace.__name__ = functional.__name__ + "_"
+    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
+    return inplace
+
+
+# --- matmul (CompositeImplicitAutograd) ------------------------------------------------------
+
+def _batch_broadcast(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """Broadcast batch shapes, with PyTorch's infer_size error."""
+    ndim = max(len(a), len(b))
+    result = []
+    for i in range(ndim):
+        da = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        db = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton "
+                f"dimension {i}")
+        result.append(db if da == 1 else da)
+    return result
+
+
+def _should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
+    """Whether matmul can fold the larger operand's batch into mm/mv rows without a copy
+    (or must, to keep the smaller operand's gradient small). As in PyTorch, a larger tensor2
+    is looked at as tensor2.mT, a transpose the dispatcher sees."""
+    first_larger = tensor1.dim() >= tensor2.dim()
+    larger = tensor1 if first_larger else aten.transpose.int(tensor2, -2, -1)
+    smaller = tensor2 if first_larger else tensor1
+    if not (larger.dim() >= 3 and smaller.dim() <= 2):
+        return False
+    if smaller.requires_grad and not has_out:
+        return True
+    if tensor1.dim() == 2:
+        return False
+    shape = larger._shape
+    if 0 in shape:
+        return True
+    strides = larger.stride()
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
+def matmul(self: Tensor, other: Tensor) -> Tensor:
+    return _matmul(self, other, has_out=False)
+
+
+def _matmul(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> Tensor:
+    dim1, dim2 = tensor1.dim(), tensor2.dim()
+    if dim1 == 0 or dim2 == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
+    if dim1 == 1 and dim2 == 1:
+        return aten.dot.default(tensor1, tensor2)
+    if dim1 == 2 and dim2 == 1:
+        return aten.mv.default(tensor1, tensor2)
+    if dim1 == 1 and dim2 == 2:
+        return aten.squeeze_.dim(aten.mm.default(aten.unsqueeze.default(tensor1, 0), tensor2), 0)
+    if dim1 == 2 and dim2 == 2:
+        return aten.mm.default(tensor1, tensor2)
+    if _should_fold(tensor1, tensor2, has_out):
+        return _matmul_folded(tensor1, tensor2)
+    return _matmul_batched(tensor1, tensor2)
+
+
+def _matmul_folded(tensor1: Tensor, tensor2: Tensor) -> Tensor:
+    """N-D @ 1-D/2-D (or the transpose of 1-D/2-D @ N-D) as one mm or mv over folded rows."""
+    transpose = tensor2.dim() > tensor1.dim()
+    if transpose:
+        t1 = aten.transpose.int(tensor2, -2, -1)
+        t2 = aten.t.default(tensor1) if tensor1.dim() == 2 else tensor1
+    else:
+        t1, t2 = tensor1, tensor2
+    sizes1 = t1._shape
+    output_shape = list(sizes1[:-1])
+    folded_rows = math.prod(output_shape)
+    t2_is_matrix = t2.dim() == 2
+    if t2_is_matrix:
+        output_shape.append(t2._shape[1])
+    t1_folded = aten.reshape.default(t1, [folded_rows, sizes1[-1]])
+    if not t2_is_matrix:
+        return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), output_shape)
+    output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), output_shape)
+    if not transpose:
+        return output
+    output = aten.transpose.int(output, -2, -1)
+    if output.is_contiguous():
+        return output
+    return aten.clone.default(output, memory_format=contiguous_format)
+
+
+def _matmul_batched(tensor1: Tensor, tensor2: Tensor) -> Tensor:
+    """Broadcast the batch dims, flatten them into one, bmm, and view the result back."""
+    dim1, dim2 = tensor1.dim(), tensor2.dim()
+    shape1, shape2 = tensor1._shape, tensor2._shape
+    n = shape1[-2] if dim1 > 1 else 1
+    m1 = shape1[-1]
+    batch1 = shape1[:max(dim1 - 2, 0)]
+    m2 = shape2[-2] if dim2 > 1 else shape2[0]
+    p = shape2[-1] if dim2 > 1 else 1
+    batch2 = shape2[:max(dim2 - 2, 0)]
+
+    # Broadcasting a batch of 1 would make the gradient of the other operand large:
+    # go through the folding path instead (PyTorch does so for grad-requiring or subclass inputs).
+    if dim1 == 3 and dim2 == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and (tensor1.requires_grad or _subclass_like(tensor1)):
+            return _matmul(aten.squeeze.dim(tensor1, 0), tensor2, has_out=False)
+        if batch2[0] == 1 and (tensor2.requires_grad or _subclass_like(tensor2)):
+            return _matmul(tensor1, aten.squeeze.dim(tensor2, 0), has_out=False)
+
+    output_shape = _batch_broadcast(batch1, batch2)
+    batch = math.prod(output_shape)
+    expanded1 = aten.expand.default(tensor1, output_shape + [n, m1])
+    expanded1 = aten.reshape.default(expanded1, [batch, n, m1])
+    vector_rhs = dim2 == 1
+    expanded2 = aten.expand.default(tensor2, output_shape + ([m2] if vector_rhs else [m2, p]))
+    if vector_rhs:
+        expanded2 = aten.unsqueeze.default(aten.reshape.default(expanded2, [batch, m2]), 2)
+    else:
+        expanded2 = aten.reshape.default(expanded2, [batch, m2, p])
+    if dim1 > 1:
+        output_shape.append(n)
+    if dim2 > 1:
+        output_shape.append(p)
+    product = aten.bmm.default(expanded1, expanded2)
+    if vector_rhs:
+        product = aten.squeeze.dim(product, -1)
+    return aten._unsafe_view.default(product, output_shape)
+
+
+def matmul_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
+    """matmul into `out`: the product, then resized into out (torchpy computes it out of place)."""
+    from ...autograd import is_grad_enabled
+
+    if is_grad_enabled() and (self.requires_grad or other.requires_grad or out.requires_grad):
+        raise RuntimeError(
+            "matmul(): functions with out=... arguments don't support automatic differentiation, but one of "
+            "the arguments requires grad.")
+    result = _matmul(self, other, has_out=True)
+    if result._dtype is not out._dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+    return write_factory_result(out, result)
+
+
+# --- outer, linear (CompositeImplicitAutograd) ------------------------------------------------
+
+def outer(self: Tensor, vec2: Tensor) -> Tensor:
+    for name, t in (("self", self), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+    return aten.mul.Tensor(aten.reshape.default(self, [self._shape[0], 1]), vec2)
+
+
+def outer_out(self: Tensor, vec2: Tensor, *, out: Tensor) -> Tensor:
+    return write_factory_result(out, outer(self, vec2))
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    input_dim, weight_dim = input.dim(), weight.dim()
+    if input_dim == 0 or weight_dim == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are {input_dim}D and {weight_dim}D")
+    if input_dim == 2 and bias is not None:
+        return aten.addmm.default(bias, input, aten.t.default(weight))
+    if bias is not None and _bias_likely_fusable(bias) and input.is_contiguous():
+        return _flatten_nd_linear(input, weight, bias)
+    output = aten.matmul.default(input, aten.t.default(weight))
+    if bias is None:
+        return output
+    if _subclass_like(bias):
+        return aten.add.Tensor(output, bias)
+    return aten.add_.Tensor(output, bias)
+
+
+def _bias_likely_fusable(bias: Tensor) -> bool:
+    return (bias.dim() == 1 or aten.squeeze.default(bias).dim() == 1) and bias.is_contiguous()
+
+
+def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+    """Any-rank contiguous input as one addmm over its rows."""
+    sizes = list(input._shape)
+    flattened = aten.view.default(input, [math.prod(sizes[:-1]), sizes[-1]])
+    result = aten.addmm.default(bias, flattened, aten.t.default(weight))
+    sizes[-1] = result._shape[1]
+    return aten.view.default(result, sizes)
+
+
+def linear_out(input: Tensor, weight: Tensor, bias: Tensor | None = None, *, out: Tensor) -> Tensor:
+    return write_factory_result(out, linear(input, weight, bias))
+
+
+# --- einsum (CompositeImplicitAutograd) --------------------------------------------------------
+
+_LETTERS = 26
+_ELLIPSIS = 2 * _LETTERS
+
+
+def _subscript(label: str) -> int:
+    """A..Z -> 0..25, a..z -> 26..51."""
+    return ord(label) - ord("A") if label.isupper() else ord(label) - ord("a") + _LETTERS
+
+
+def _label(subscript: int) -> str:
+    return chr(ord("A") + subscript) if subscript < _LETTERS else chr(ord("a") + subscript - _LETTERS)
+
+
+def _is_letter(c: str) -> bool:
+    return c.isascii() and c.isalpha()
+
+
+def _parse_operands(lhs: str, num_ops: int) -> list[list[int]]:
+    labels: list[list[int]] = [[] for _ in range(num_ops)]
+    current = 0
+    seen_ellipsis = False
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == " ":
+            pass
+        elif c == ".":
+            if seen_ellipsis:
+                raise RuntimeError(
+                    f"einsum(): found '.' for operand {current} for which an ellipsis was already found")
+            if not (i + 2 < len(lhs) and lhs[i + 1] == "." and lhs[i + 2] == "."):
+                raise RuntimeError(f"einsum(): found '.' for operand {current} that is not part of any ellipsis")
+            i += 2
+            labels[current].append(_ELLIPSIS)
+            seen_ellipsis = True
+        elif c == ",":
+            current += 1
+            if current >= num_ops:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+            seen_ellipsis = False
+        else:
+            if not _is_letter(c):
+                raise RuntimeError(
+                    f"einsum(): invalid subscript given at index {i} in the equation string, subscripts must "
+                    "be in [a-zA-Z]")
+            labels[current].append(_subscript(c))
+        i += 1
+    if current != num_ops - 1:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    return labels
+
+
+def einsum(equation: str, tensors: Sequence[Tensor], *, path: Sequence[int] | None = None) -> Tensor:
+    """PyTorch's einsum: align every operand to (output dims, contraction dims) by unsqueeze and
+    permute (diagonals for repeated labels), then contract pairs left to right (or along
+    `path`) with sumproduct_pair, and sum or view away what is left of the contraction dims."""
+    if not tensors:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    num_ops = len(tensors)
+    if path is not None:
+        wanted = 1 if num_ops == 1 else (num_ops - 1) * 2
+        if len(path) != wanted:
+            raise RuntimeError(
+                f"einsum(): expected contraction path given in path parameter to have size {wanted} but got "
+                f"{len(path)}")
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    op_labels = _parse_operands(lhs, num_ops)
+
+    label_count = [0] * _ELLIPSIS
+    ell_num_dim = 0
+    for i, (operand, labels) in enumerate(zip(tensors, op_labels)):
+        ndims = operand.dim()
+        nlabels = len(labels)
+        has_ellipsis = _ELLIPSIS in labels
+        if has_ellipsis:
+            nlabels -= 1
+            ell_num_dim = max(ell_num_dim, ndims - nlabels)
+        for s in labels:
+            if s != _ELLIPSIS:
+                label_count[s] += 1
+        if (nlabels > ndims) if has_ellipsis else (nlabels != ndims):
+            what = "is more than" if has_ellipsis else "does not match"
+            tail = "" if has_ellipsis else " and no ellipsis was given"
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({nlabels}) {what} the number of dimensions "
+                f"({ndims}) for operand {i}{tail}")
+
+    label_perm_index = [-1] * _ELLIPSIS
+    perm_index = 0
+    ell_index = 0
+    ell_in_output = False
+    if arrow < 0:  # implicit output: the ellipsis dims, then labels seen once, in order
+        perm_index = ell_num_dim
+        ell_in_output = True
+        for s in range(_ELLIPSIS):
+            if label_count[s] == 1:
+                label_perm_index[s] = perm_index
+                perm_index += 1
+    else:
+        rhs = equation[arrow + 2:]
+        i = 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == " ":
+                pass
+            elif c == ".":
+                if ell_in_output:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was already found")
+                if not (i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == "."):
+                    raise RuntimeError("einsum(): found '.' for output that is not part of any ellipsis (...)")
+                i += 2
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                ell_in_output = True
+            else:
+                if not _is_letter(c):
+                    raise RuntimeError(
+                        f"einsum(): invalid subscript given at index {len(lhs) + 2 + i} in the equation string, "
+                        "subscripts must be in [a-zA-Z]")
+                s = _subscript(c)
+                if label_count[s] == 0 or label_perm_index[s] != -1:
+                    why = ("appears more than once in the output" if label_perm_index[s] > -1
+                           else "does not appear in the equation for any input operand")
+                    raise RuntimeError(f"einsum(): output subscript {c} {why}")
+                label_perm_index[s] = perm_index
+                perm_index += 1
+            i += 1
+
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for s in range(_ELLIPSIS):
+        if label_count[s] > 0 and label_perm_index[s] == -1:
+            label_perm_index[s] = perm_index
+            perm_index += 1
+
+    aligned, dim_counts = _align_operands(tensors, op_labels, label_perm_index, perm_index, ell_num_dim, ell_index)
+    return _contract(aligned, dim_counts, out_num_dim, perm_index, path, num_ops)
+
+
+def _align_operands(tensors: Sequence[Tensor], op_labels: list[list[int]], label_perm_index: list[int],
+                    perm_index: int, ell_num_dim: int, ell_index: int) -> tuple[list[Tensor], list[int]]:
+    """Each operand with one dim per output/contraction index (size 1 where it has none), and
+    per index the number of operands whose size there is not 1."""
+    label_size = [1] * _ELLIPSIS
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    aligned = []
+    for i, (operand, labels) in enumerate(zip(tensors, op_labels)):
+        op = operand
+        permutation = [-1] * perm_index
+        dim = 0
+        for s in labels:
+            if s == _ELLIPSIS:
+                covered = operand.dim() - (len(labels) - 1)
+                for j in range(ell_num_dim - covered, ell_num_dim):
+                    size = op._shape[dim]
+                    if size != 1:
+                        if ell_sizes[j] != 1 and ell_sizes[j] != size:
+                            raise RuntimeError(
+                                f"einsum(): dimension {dim} covered by ellipsis in operand {i}has size {size} which "
+                                f"does not broadcast with previously seen ellipsis with size {ell_sizes[j]} for the "
+                                "respective dimension")
+                        ell_sizes[j] = size
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm_index[s]] == -1:
+                size = op._shape[dim]
+                if size != 1:
+                    if label_size[s] != 1 and label_size[s] != size:
+                        raise RuntimeError(
+                            f"einsum(): subscript {_label(s)} has size {size} for operand {i} which does not "
+                            f"broadcast with previously seen size {label_size[s]}")
+                    label_size[s] = size
+                    dim_counts[label_perm_index[s]] += 1
+                permutation[label_perm_index[s]] = dim
+                dim += 1
+            else:  # a repeated label: take the diagonal, where the label first appeared
+                previous = permutation[label_perm_index[s]]
+                if op._shape[dim] != op._shape[previous]:
+                    raise RuntimeError(
+                        f"einsum(): subscript {_label(s)} is repeated for operand {i} but the sizes don't match, "
+                        f"{op._shape[dim]} != {op._shape[previous]}")
+                op = aten.diagonal.default(op, 0, previous, dim)
+                op = _movedim_last_to(op, previous)
+        for k, value in enumerate(permutation):
+            if value == -1:
+                op = aten.unsqueeze.default(op, dim)
+                permutation[k] = dim
+                dim += 1
+        aligned.append(aten.permute.default(op, permutation))
+    return aligned, dim_counts
+
+
+def _movedim_last_to(op: Tensor, destination: int) -> Tensor:
+    """op.movedim(-1, destination), which PyTorch decomposes into one permute."""
+    order = list(range(op.dim() - 1))
+    order.insert(destination, op.dim() - 1)
+    return aten.permute.default(op, order)
+
+
+def _contract(operands: list[Tensor], dim_counts: list[int], out_num_dim: int, perm_index: int,
+              path: Sequence[int] | None, num_ops: int) -> Tensor:
+    ops_left = list(operands)
+    steps = iter(path or ())
+    while len(ops_left) > 1:
+        i, j = 0, 1
+        if path is not None:
+            i, j = next(steps), next(steps)
+            if j < i:
+                i, j = j, i
+            if i == j or i < 0 or j >= len(ops_left):
+                why = "cannot contract an operand with itself" if i == j else "operand index is out of bounds"
+                raise RuntimeError(f"einsum(): invalid contraction ({i}, {j}) {why}")
+        a, b = ops_left[i], ops_left[j]
+        del ops_left[j]
+        del ops_left[i]
+        sum_dims, a_dims, b_dims = [], [], []
+        for dim in range(out_num_dim, perm_index):
+            sa, sb = a._shape[dim] != 1, b._shape[dim] != 1
+            if sa and sb:
+                if a._shape[dim] != b._shape[dim]:
+                    raise RuntimeError("non-broadcast dimensions must match")
+                dim_counts[dim] -= 1
+                if dim_counts[dim] == 1:
+                    sum_dims.append(dim)
+                    dim_counts[dim] = 0
+            elif dim_counts[dim] == 1:
+                if sa:
+                    a_dims.append(dim)
+                    dim_counts[dim] = 0
+                elif sb:
+                    b_dims.append(dim)
+                    dim_counts[dim] = 0
+        if a_dims:
+            a = aten.sum.dim_IntList(a, a_dims, True)
+        if b_dims:
+            b = aten.sum.dim_IntList(b, b_dims, True)
+        pair = _sumproduct_pair(a, b, sum_dims)
+        if path is not None:
+            ops_left.append(pair)
+        else:
+            ops_left.insert(0, pair)
+
+    result = ops_left[0]
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:  # every contraction dim has size 1 by now
+            return aten.view.default(result, list(result._shape[:out_num_dim]))
+        return aten.sum.dim_IntList(result, list(range(out_num_dim, perm_index)))
+    return result
+
+
+def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor:
+    """(left * right).sum(sum_dims, keepdim=True) as permute, reshape, bmm, view, permute."""
+    if not sum_dims:
+        return aten.mul.Tensor(left, right)
+    ndim = left.dim()
+    summed = set(sum_dims)
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(ndim):
+        sl, sr = left._shape[i] != 1, right._shape[i] != 1
+        if i in summed:
+            if sl and sr:
+                if left._shape[i] != right._shape[i]:
+                    raise RuntimeError("non-broadcast dimensions must match")
+                sum_size *= left._shape[i]
+            elif sl:
+                left = aten.sum.dim_IntList(left, [i], True)
+            elif sr:
+                right = aten.sum.dim_IntList(right, [i], True)
+        elif sl and sr:
+            if left._shape[i] != right._shape[i]:
+                raise RuntimeError("non-broadcast dimensions must match")
+            lro.append(i)
+            lro_size *= left._shape[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= left._shape[i]
+        else:
+            ro.append(i)
+            ro_size *= right._shape[i]
+    # If right's dims all come before left's in the output, swapping the operands lets bmm
+    # produce the result in its final memory order.
+    if lo and ro and ro[-1] < lo[0]:
+        left, right = right, left
+        lo, ro = ro, lo
+        lo_size, ro_size = ro_size, lo_size
+    out_size = ([left._shape[d] for d in lro] + [left._shape[d] for d in lo] + [1] * len(sum_dims)
+                + [right._shape[d] for d in ro])
+    lpermutation = lro + lo + sum_dims + ro
+    rpermutation = lro + sum_dims + ro + lo
+    opermutation = [-1] * len(out_size)
+    for position, d in enumerate(lro + lo + sum_dims + ro):
+        opermutation[d] = position
+    left = aten.reshape.default(aten.permute.default(left, lpermutation), [lro_size, lo_size, sum_size])
+    right = aten.reshape.default(aten.permute.default(right, rpermutation), [lro_size, sum_size, ro_size])
+    result = aten.bmm.default(left, right)
+    return aten.permute.default(aten.view.default(result, out_size), opermutation)
+
+
+def _einsum_subscripts(sublist: Sequence[Any]) -> str:
+    def one(n: Any) -> str:
+        if n is Ellipsis:
+            return "..."
+        if 0 <= n < _ELLIPSIS:
+            return _label(n)
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+    return "".join(one(n) for n in sublist)
+
+
+def einsum_public(*args: Any) -> Tensor:
+    """torch.einsum(equation, *operands), torch.einsum(equation, [operands]) or the sublist
+    form torch.einsum(op1, [0, 1], op2, [1, 2], [0, 2])."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
+    equation, operands = args[0], list(args[1:])
+    if isinstance(equation, Tensor):  # sublist format
+        pieces = list(args)
+        equation = ",".join(_einsum_subscripts(sub) for sub in pieces[1::2])
+        if len(pieces) % 2 == 1:
+            equation += "->" + _einsum_subscripts(pieces[-1])
+            operands = pieces[:-1:2]
+        else:
+            operands = pieces[::2]
+    elif len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = list(operands[0])
+    from ..build import FUNCTIONS  # the generated torchpy.einsum(equation, tensors)
+
+    return FUNCTIONS[("", "einsum")]((equation, operands), {})
+
+
+# --- registration ------------------------------------------------------------------------------
+
+_BOTH = ("CPU", "Meta")
+_COMPOSITE = "CompositeExplicitAutograd"
+_IMPLICIT = "CompositeImplicitAutograd"
+
+for _fn in (mm, bmm, addmm, addmv, baddbmm, dot, vdot):
+    register(_fn.__name__, _BOTH, _fn)
+register("mv", _COMPOSITE, mv)
+for _fn in (mm, bmm, addmm, addmv, baddbmm):
+    register(_fn.__name__ + "_out", _BOTH, _out_of(_fn))
+for _fn in (addmm, addmv, baddbmm):
+    register(_fn.__name__ + "_", _BOTH, _inplace_of(_fn))
+register("mv_out", _COMPOSITE, _out_of(mv))
+register("dot_out", _COMPOSITE, _dot_out_of(dot))
+register("vdot_out", _COMPOSITE, _dot_out_of(vdot))
+for _fn in (matmul, matmul_out, outer, outer_out, einsum, linear):
+    register(_fn.__name__, _IMPLICIT, _fn)
+register("linear_out", _COMPOSITE, linear_out)
