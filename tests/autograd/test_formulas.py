@@ -41,6 +41,14 @@ class Strided:
     values: Any
 
 
+@dataclasses.dataclass
+class Typed:
+    """An input that requires grad, of another floating dtype than float64."""
+
+    values: Any
+    dtype: str = "float32"
+
+
 def rand(*shape: int, seed: int = 0, low: float = -2.0, high: float = 2.0) -> np.ndarray:
     rng = np.random.default_rng(1000 * seed + 17 * len(shape) + sum(shape))
     return rng.uniform(low, high, shape)
@@ -60,6 +68,8 @@ def _make(x: Any, lib: Any) -> Any:
         array = np.ascontiguousarray(np.asarray(x.values, dtype=np.float64).T)
         leaf = lib.tensor(array, dtype=lib.float64).permute(*reversed(range(array.ndim)))
         return leaf.detach().requires_grad_(True)
+    if isinstance(x, Typed):
+        return lib.tensor(np.asarray(x.values), dtype=getattr(lib, x.dtype), requires_grad=True)
     if isinstance(x, np.ndarray):
         return lib.tensor(x, dtype=lib.float64, requires_grad=True)
     return x
@@ -99,7 +109,8 @@ def _run(lib: Any, fn: Callable, inputs: tuple, second_order: bool) -> dict:
     differentiable = [o for o in outs if o.requires_grad]
     grads = lib.autograd.grad(differentiable, wrt, _grad_outputs(differentiable, lib),
                               allow_unused=True, create_graph=second_order)
-    result = {"names": names, "grads": list(grads), "float32": any(o.dtype == lib.float32 for o in outs)}
+    low_precision = any(o.dtype != lib.float64 for o in outs) or any(x.dtype != lib.float64 for x in wrt)
+    result = {"names": names, "grads": list(grads), "float32": low_precision}
     if second_order:
         used = [(g, x) for g, x in zip(grads, wrt) if g is not None and g.requires_grad]
         total = sum((g * v).sum() for (g, _), v in zip(used, _grad_outputs([g for g, _ in used], lib)))
@@ -117,7 +128,7 @@ def check_grad(fn: Callable, *inputs: Any, name: str | list | None = None, secon
         wanted = name if isinstance(name, list) else [name]
         assert expected["names"][: len(wanted)] == wanted, f"torch names {expected['names']}"
     assert any(g is not None for g in expected["grads"]), "torch computed no gradient: the test is empty"
-    if expected["float32"]:  # float32 sums may round differently
+    if expected["float32"]:  # float32 arithmetic may round differently
         atol, rtol = max(atol, 1e-6), max(rtol, 1e-5)
     for key in ("grads", "second") if second_order else ("grads",):
         for i, (a, e) in enumerate(zip(actual[key], expected[key])):
@@ -432,3 +443,29 @@ def test_inplace_logical_keeps_history():
     # torch records nothing: the result still has the clone's node and passes gradients through.
     check_grad(lambda t, x, y: (x * 1).logical_and_(y), A, Const(B), name="MulBackward0")
     check_grad(lambda t, x: (x * 1).logical_not_(), A, name="MulBackward0")
+
+
+# --- dtypes: each input's gradient comes back in its own dtype ---------------------------------
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, x, y: x * y,
+    lambda t, x, y: x / y + x.exp(),
+    lambda t, x, y: t.where(x > 0, x, y),
+    lambda t, x, y: t.maximum(x, y),
+    lambda t, x, y: t.atan2(x, y),
+])
+def test_mixed_dtypes(fn):
+    check_grad(fn, Typed(A), B)
+    check_grad(fn, Typed(A), Typed(B, "float16"))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, x: x.sigmoid() * x.tanh(),
+    lambda t, x: x.to(t.float64).sum(),
+    lambda t, x: x.sum(1, dtype=t.float64),
+    lambda t, x: x.softmax(1),
+    lambda t, x: x.pow(2.5),
+])
+def test_float32(fn):
+    check_grad(fn, Typed(np.abs(A)))

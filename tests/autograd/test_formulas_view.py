@@ -103,6 +103,14 @@ def test_as_strided_overlapping_input():
     check_grad(lambda t, x: x.expand(3, 4).as_strided((2, 2), (1, 1)), rand(4))
 
 
+def test_as_strided_of_a_view():
+    # Sizes, strides and offset are in the storage: a view's own offset counts.
+    check_grad(lambda t, x: (x * 1)[1:].as_strided((2, 3), (1, 2)), M, name="AsStridedBackward0")
+    check_grad(lambda t, x: (x * 1)[1:].as_strided((2, 3), (4, 1), 5), M, name="AsStridedBackward0")
+    check_grad(lambda t, x: (x * 1)[1:].as_strided((2, 2), (1, 1), 2), M, name="AsStridedBackward0")
+    check_grad(lambda t, x: (x * 1).t().as_strided((3, 2), (1, 3)), M, name="AsStridedBackward0")
+
+
 def test_unused_outputs():
     check_grad(lambda t, x: x.unbind(0)[1], M, name="UnbindBackward0")
     check_grad(lambda t, x: x.split(2, 1)[0] * 2, M)
