@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import torchpy
+import torchpy.overrides  # noqa: F401
 import torchpy.utils._python_dispatch  # noqa: F401  (torchpy.utils for the recorder)
 
 from .harness import ALL_DTYPES, Input, _convert, check, check_error
@@ -540,3 +541,27 @@ def test_view_of_a_view_has_the_first_base():
 
     check(fn, values(2, 3))
     check(fn, values(2, 3, device="meta"))
+
+
+def test_torch_function_mode_sees_the_methods():
+    def names(lib, fn, *inputs):
+        args = [_convert(x, lib) for x in inputs]
+        seen = []
+
+        class Recorder(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append(func.__name__)
+                return func(*args, **(kwargs or {}))
+
+        with Recorder():
+            fn(lib, *args)
+        return seen
+
+    def fn(t, x):
+        x.view(3, 2), x.t(), x[0], x.to(t.float64), x.float(), x.T, x.mT, x.contiguous(), x.transpose(0, 1)
+        x.cpu(), x.type(), x.squeeze(), x.reshape(-1), x.unsqueeze(0), x.permute(1, 0), x.expand(2, 2, 3)
+        x.flatten(), x.select(0, 1), x.narrow(0, 0, 1), x.detach(), x.clone(), x.double(), x.chunk(2)
+        x[0] = 1.0
+
+    inputs = [values(2, 3)]
+    assert names(torchpy, fn, *inputs) == names(torch, fn, *inputs)

@@ -22,10 +22,11 @@ for _name, _python_op in METHODS.items():
         setattr(Tensor, _name, make_method(_python_op))
 dunders.install(METHODS)
 
-from . import indexing, tensor_methods  # noqa: E402  (x[i], x[i] = v; to(), float(), T, mT, ...)
+from . import fast_methods, indexing, tensor_methods  # noqa: E402  (x[i], x[i] = v; to(), float(), T, ...)
 
 indexing.install()
 tensor_methods.install()
+fast_methods.install()
 
 
 def public_functions(module: str = "") -> dict[str, object]:

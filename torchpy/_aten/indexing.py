@@ -23,6 +23,8 @@ from .._tensor import dtype as _dt
 from .._tensor.enums import strided
 from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._dispatch.ops import ops
+from .._tensor.torch_function import dispatch_from_binding
+from .fast_methods import _moded
 from .fastcall import aten, call, call_kw
 from .kernels.copy import fill_value_array
 from .kernels.view import INT64_MAX, tensor_type_name
@@ -220,6 +222,8 @@ def _record(tensors: list, dim: int, index: Tensor) -> None:
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
+    if _moded():
+        return dispatch_from_binding(getitem, (self, index), {})
     if _is_int(index):
         return _select(self, 0, int(index))
     if isinstance(index, slice):
@@ -278,6 +282,8 @@ def copy_to(dst: Tensor, src: Tensor) -> None:
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
+    if _moded():
+        return dispatch_from_binding(setitem, (self, index, value), {})
     value = _value_tensor(self, value)
     if index is False:
         return
@@ -300,6 +306,10 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         if len(stripped) != len(value._shape):
             value = call(aten("view"), value._keyset, value, stripped)
         call(aten("index_put_"), result._keyset | value._keyset | _keysets(tensors), result, tensors, value)
+
+
+getitem.__name__ = getitem.__qualname__ = "__getitem__"
+setitem.__name__ = setitem.__qualname__ = "__setitem__"
 
 
 def install() -> None:

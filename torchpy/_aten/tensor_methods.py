@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._dispatch.ops import ops
 from .._tensor import dtype as _dt
 from .._tensor.device import canonical_device, device as device_type
 from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
 from .._tensor.tensor import Tensor
+from .._tensor.torch_function import dispatch_from_binding
+from .fast_methods import _moded
+from .fastcall import aten, call, call_kw
 from .kernels.view import _TENSOR_TYPE_NAMES, tensor_type_name
 
 
@@ -63,32 +65,40 @@ def _parse_to(args: tuple, kwargs: dict) -> tuple[Any, Any, Any, bool, bool]:
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    if _moded():
+        return dispatch_from_binding(to, (self, *args), kwargs)
     memory_format = _memory_format(kwargs.pop("memory_format", None))
     if memory_format is not None and not isinstance(memory_format, memory_format_type):
         raise TypeError(f"to(): argument 'memory_format' must be torch.memory_format, not {type(memory_format).__name__}")
     other, device, dtype, non_blocking, copy = _parse_to(args, kwargs)
     if other is not None:
-        return ops.aten.to.other(self, other, non_blocking, copy, memory_format=memory_format)
+        return aten("to.other")(self, other, non_blocking, copy, memory_format=memory_format)
     if device is None:
         if dtype is not None:
             if dtype is self._dtype and not copy and memory_format is None:
                 return self  # what aten::to.dtype returns, without the trip through the dispatcher
-            return ops.aten.to.dtype(self, dtype, non_blocking, copy, memory_format=memory_format)
+            return aten("to.dtype")(self, dtype, non_blocking, copy, memory_format=memory_format)
         if not copy and memory_format is None:
             return self
         device = self._device
     if dtype is not None:
-        return ops.aten.to.device(self, device, dtype, non_blocking, copy, memory_format=memory_format)
-    return ops.aten.to.dtype_layout(self, dtype=self._dtype, layout=strided, device=device,
+        return aten("to.device")(self, device, dtype, non_blocking, copy, memory_format=memory_format)
+    return aten("to.dtype_layout")(self, dtype=self._dtype, layout=strided, device=device,
                                     non_blocking=non_blocking, copy=copy, memory_format=memory_format)
 
 
 def _dtype_method(d: _dt.dtype, name: str) -> Any:
     def convert(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
+        if _moded():
+            return dispatch_from_binding(convert, (self, memory_format), {})
         memory_format = _memory_format(memory_format)
         if self._dtype is d and memory_format is None:
             return self
-        return ops.aten.to.dtype(self, d, memory_format=memory_format)
+        if memory_format is None:
+            return call(to_dtype, self._keyset, self, d)
+        return call_kw(to_dtype, self._keyset, (self, d), {"memory_format": memory_format})
+
+    to_dtype = aten("to.dtype")
 
     convert.__name__ = convert.__qualname__ = name
     return convert
@@ -102,6 +112,8 @@ _DTYPE_METHODS = {
 
 
 def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
+    if _moded():
+        return dispatch_from_binding(cpu, (self, memory_format), {})
     return to(self, "cpu", memory_format=memory_format)
 
 
@@ -110,6 +122,8 @@ _DTYPE_BY_TYPE_NAME = {f"torch.{name}Tensor": getattr(_dt, key) for key, name in
 
 def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
     """x.type() -> 'torch.FloatTensor'; x.type(torch.float64) or x.type('torch.DoubleTensor') converts."""
+    if _moded():
+        return dispatch_from_binding(type_, (self, dtype, non_blocking), kwargs)
     if dtype is None:
         return tensor_type_name(self)
     if isinstance(dtype, str):
@@ -122,10 +136,23 @@ def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs:
 def install() -> None:
     Tensor.to = to
     Tensor.cpu = cpu
+    type_.__name__ = type_.__qualname__ = "type"
     Tensor.type = type_
     for name, d in _DTYPE_METHODS.items():
         setattr(Tensor, name, _dtype_method(d, name))
-    Tensor.T = property(lambda self: ops.aten.numpy_T.default(self), doc="The dims reversed (x.permute(n-1, ..., 0)).")
-    Tensor.mT = property(lambda self: ops.aten.mT.default(self), doc="The last two dims transposed.")
-    Tensor.H = property(lambda self: ops.aten.matrix_H.default(self), doc="The conjugate transpose of a matrix.")
-    Tensor.mH = property(lambda self: ops.aten.mH.default(self), doc="The last two dims conjugate-transposed.")
+    Tensor.T = _transposing_property("numpy_T", "The dims reversed (x.permute(n-1, ..., 0)).")
+    Tensor.mT = _transposing_property("mT", "The last two dims transposed.")
+    Tensor.H = _transposing_property("matrix_H", "The conjugate transpose of a matrix.")
+    Tensor.mH = _transposing_property("mH", "The last two dims conjugate-transposed.")
+
+
+def _transposing_property(op_name: str, doc: str) -> property:
+    op = aten(op_name)
+
+    def get(self: Tensor) -> Tensor:
+        if _moded():
+            return dispatch_from_binding(get, (self,), {})
+        return call(op, self._keyset, self)
+
+    get.__name__ = get.__qualname__ = "__get__"  # what a TorchFunctionMode sees, as for torch's getters
+    return property(get, doc=doc)

@@ -26,6 +26,7 @@ from ..._tensor.promotion import promote_types
 from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, from_array, meta_tensor
 from ..fastcall import aten, call, call_kw
 from ..registry import register
+from .view import unsqueeze_geometry
 from .variants import write_out
 
 CEA = "CompositeExplicitAutograd"
@@ -116,13 +117,6 @@ def _strides_like_channels_last(shape: Sequence[int], strides: Sequence[int]) ->
     return True
 
 
-def suggest_memory_format(t: Tensor) -> Any:
-    shape, strides = t._shape, t.stride()
-    if _strides_like_channels_last(shape, strides):
-        return channels_last if len(shape) == 4 else channels_last_3d
-    return contiguous_format
-
-
 def is_contiguous_as(t: Tensor, memory_format: Any) -> bool:
     if memory_format is channels_last or memory_format is channels_last_3d:
         return is_channels_last_contiguous(t._shape, t.stride()) if _rank_fits(t, memory_format) else False
@@ -202,30 +196,51 @@ def _warn_if_complex_to_real(src: _dt.dtype, dst: _dt.dtype) -> None:
 # --- clone, _to_copy, copy_, copy ------------------------------------------------------------------
 
 
+_CONTIGUOUS: dict[tuple, tuple] = {}
+
+
+def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
+    """contiguous_strides(shape), remembered: copies ask for the same few shapes over and over."""
+    strides = _CONTIGUOUS.get(shape)
+    if strides is None:
+        if len(_CONTIGUOUS) > 4096:
+            _CONTIGUOUS.clear()
+        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
+    return strides
+
+
 def _copy_of(self: Tensor, d: _dt.dtype, device: Any, memory_format: Any) -> Tensor:
     """A new tensor with self's values as dtype `d` on `device`, strides per memory_format."""
-    strides = strides_for(self, memory_format)
-    if device.type == "meta":
-        return meta_tensor(self._shape, d, strides)
-    if self._data is None:
-        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     data = self._data
-    np_dtype = _dt.to_numpy_dtype(d)
-    if strides == contiguous_strides(self._shape):
-        if data.dtype == np_dtype:
-            out = data.copy()  # C order
-        else:
-            out = np.ascontiguousarray(cast_array(data, np_dtype))
-            if out is data or out.base is data:
-                out = out.copy()
+    shape = self._shape
+    contiguous = contiguous_strides_of(shape)
+    if memory_format is contiguous_format or (memory_format in _PRESERVE and self.stride() == contiguous):
+        strides = contiguous
     else:
-        out = empty_strided_array(self._shape, strides, np_dtype)
-        np.copyto(out, cast_array(data, np_dtype), casting="unsafe")
+        strides = strides_for(self, memory_format)
+    if device.type == "meta":
+        return meta_tensor(shape, d, strides)
+    if data is None:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    np_dtype = _dt.to_numpy_dtype(d)
+    if strides is contiguous or strides == contiguous:  # the common case: a C-order copy
+        out = data.copy() if data.dtype == np_dtype else cast_array(data, np_dtype)
+        if out is data or out.base is data:  # cast_array may return a view (complex -> real)
+            out = out.copy()
+        elif not out.flags.c_contiguous:
+            out = np.ascontiguousarray(out)
+        return fresh(out, d, strides if 0 in shape else None)
+    out = empty_strided_array(shape, strides, np_dtype)
+    np.copyto(out, cast_array(data, np_dtype), casting="unsafe")
     return fresh(out, d, strides)
 
 
-def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...]) -> Tensor:
-    """A new tensor over `array` with PyTorch's strides (NumPy gives empty arrays zero strides)."""
+_PRESERVE = (None, preserve_format)
+
+
+def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...] | None) -> Tensor:
+    """A new tensor over `array` with PyTorch's strides (NumPy gives empty arrays zero strides);
+    strides None: the array's own (right for a non-empty C-contiguous array)."""
     t = from_array(array, d)
     t._stride = strides
     return t
@@ -348,19 +363,50 @@ def _overflows(value: Any, d: _dt.dtype) -> bool:
             return _overflows(value.real, part) or _overflows(value.imag, part)
     if d.is_complex:
         return _overflows(value, d.to_real())
+    low, high = _LIMITS[d]
     if d.is_floating_point:
         if isinstance(value, float) and not math.isfinite(value):
             return False
-        return abs(value) > finfo(d).max
-    info = iinfo(d)
+        return abs(value) > high
     if isinstance(value, float):
-        return not math.isfinite(value) or value < info.min or value > info.max
-    low = -info.max if info.min == 0 else info.min  # unsigned: small negatives wrap around
-    return value < low or value > info.max
+        return not math.isfinite(value) or value < low or value > high
+    if low == 0:
+        low = -high  # unsigned: small negative ints wrap around
+    return value < low or value > high
+
+
+def _limits() -> dict[_dt.dtype, tuple[float, float]]:
+    table: dict[_dt.dtype, tuple[float, float]] = {}
+    for d in (_dt.float16, _dt.bfloat16, _dt.float32, _dt.float64):
+        table[d] = (-finfo(d).max, finfo(d).max)
+    for d in (_dt.uint8, _dt.int8, _dt.int16, _dt.int32, _dt.int64):
+        table[d] = (iinfo(d).min, iinfo(d).max)
+    return table
+
+
+_LIMITS = _limits()
+
+
+def _exact_fill_ranges() -> dict[_dt.dtype, tuple[type, float, float]]:
+    """dtype -> (Python type, low, high): values NumPy's own fill converts as PyTorch does."""
+    ranges: dict[_dt.dtype, tuple[type, float, float]] = {}
+    for d in (_dt.uint8, _dt.int8, _dt.int16, _dt.int32, _dt.int64):
+        ranges[d] = (int, iinfo(d).min, iinfo(d).max)
+    for d in (_dt.float32, _dt.float64):
+        ranges[d] = (float, -finfo(d).max, finfo(d).max)
+    return ranges
+
+
+_EXACT_FILL = _exact_fill_ranges()
 
 
 def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
     """`value` as a 0-d array of d's NumPy dtype, converted as PyTorch converts it."""
+    exact = _EXACT_FILL.get(d)
+    if exact is not None and type(value) in (int, float):
+        kind, low, high = exact
+        if (kind is float or type(value) is int) and low <= value <= high:
+            return np.array(value, _dt.to_numpy_dtype(d))
     if isinstance(value, Tensor):
         value = value.item()
     if isinstance(value, bool):
@@ -373,11 +419,20 @@ def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
     return cast_array(np.array(value), np_dtype)
 
 
+
+
 @register("fill_", ("CPU", "Meta"))
 def fill_(self: Tensor, value: Any) -> Tensor:
+    data = self._data
+    exact = _EXACT_FILL.get(self._dtype)
+    if exact is not None and data is not None and type(value) in (int, float):
+        kind, low, high = exact
+        if (kind is float or type(value) is int) and low <= value <= high:
+            data.fill(value)  # in range and exactly representable: no checks or rounding to emulate
+            return self
     converted = fill_value_array(value, self._dtype)
-    if self._data is not None:
-        self._data[...] = converted
+    if data is not None:
+        data[...] = converted
     return self
 
 
@@ -424,58 +479,79 @@ def _cat_dim(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     device = tensors[0]._device
+    parts = []
     for i, t in enumerate(tensors):
         if not t._shape:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-        if t._device != device:
+        if t._device is not device and t._device != device:
             raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
-    parts = [t for t in tensors if t._shape != (0,)]
+        if t._shape != (0,):
+            parts.append(t)
     if not parts:
         return parts, _wrap_dim(dim, 1)
-    reference = parts[0]
-    ndim = len(reference._shape)
+    reference = parts[0]._shape
+    ndim = len(reference)
     d = _wrap_dim(dim, ndim)
     for i, t in enumerate(tensors):
-        if t._shape == (0,):
+        shape = t._shape
+        if shape == reference or shape == (0,):
             continue
-        if len(t._shape) != ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and {len(t._shape)}")
+        if len(shape) != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and {len(shape)}")
         for k in range(ndim):
-            if k != d and t._shape[k] != reference._shape[k]:
+            if k != d and shape[k] != reference[k]:
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {d}. Expected size "
-                    f"{reference._shape[k]} but got size {t._shape[k]} for tensor number {i} in the list."
+                    f"{reference[k]} but got size {shape[k]} for tensor number {i} in the list."
                 )
     return parts, d
 
 
-def _cat_memory_format(parts: Sequence[Tensor]) -> Any:
-    formats = {id(suggest_memory_format(t)): suggest_memory_format(t) for t in parts}
-    return next(iter(formats.values())) if len(formats) == 1 else contiguous_format
+def _cat_memory_format(geometries: Sequence[tuple[tuple, tuple]]) -> Any:
+    """Channels-last when every input's strides suggest it, else contiguous (only 4-d/5-d can be)."""
+    if len(geometries[0][0]) not in (4, 5):
+        return contiguous_format
+    formats = {_strides_like_channels_last(shape, strides) for shape, strides in geometries}
+    if formats == {True}:
+        return channels_last if len(geometries[0][0]) == 4 else channels_last_3d
+    return contiguous_format
+
+
+def _concatenated(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: _dt.dtype,
+                  memory_format: Any, device: Any) -> Tensor:
+    """The output of cat/stack: `arrays` joined along d."""
+    if memory_format is contiguous_format:
+        strides = contiguous_strides(shape) if device.type == "meta" or 0 in shape else None
+    else:
+        strides = channels_last_strides(shape)
+    if device.type == "meta":
+        return meta_tensor(shape, result_dtype, strides)
+    np_dtype = _dt.to_numpy_dtype(result_dtype)
+    arrays = [cast_array(a, np_dtype) for a in arrays]
+    out = np.empty(shape, np_dtype) if strides is None else empty_strided_array(shape, strides, np_dtype)
+    if arrays:  # into `out`: np.concatenate alone would follow the inputs' memory order
+        np.concatenate(arrays, axis=d, out=out)
+    return fresh(out, result_dtype, strides)
+
+
+def _promoted(tensors: Sequence[Tensor]) -> _dt.dtype:
+    result = tensors[0]._dtype
+    for t in tensors:
+        if t._dtype is not result:
+            result = promote_types(result, t._dtype)
+    return result
 
 
 @register("cat", ("CPU", "Meta", "CompositeExplicitAutogradNonFunctional"))
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     parts, d = _cat_dim(tensors, dim)
-    result_dtype = tensors[0]._dtype
-    for t in tensors[1:]:
-        result_dtype = promote_types(result_dtype, t._dtype)
     if not parts:
-        shape: tuple = (0,)
-    else:
-        shape = list(parts[0]._shape)
-        shape[d] = sum(t._shape[d] for t in parts)
-        shape = tuple(shape)
-    memory_format = _cat_memory_format(parts) if parts else contiguous_format
-    strides = contiguous_strides(shape) if memory_format is contiguous_format else channels_last_strides(shape)
-    if tensors[0]._device.type == "meta":
-        return meta_tensor(shape, result_dtype, strides)
-    np_dtype = _dt.to_numpy_dtype(result_dtype)
-    arrays = [cast_array(t._data, np_dtype) for t in parts]
-    out = empty_strided_array(shape, strides, np_dtype)
-    if arrays:  # into `out`: np.concatenate alone would follow the inputs' memory order
-        np.concatenate(arrays, axis=d, out=out)
-    return fresh(out, result_dtype, strides)
+        return _concatenated([], 0, (0,), _promoted(tensors), contiguous_format, tensors[0]._device)
+    shape = list(parts[0]._shape)
+    shape[d] = sum([t._shape[d] for t in parts])
+    memory_format = _cat_memory_format([(t._shape, t.stride()) for t in parts])
+    arrays = [t._data for t in parts]
+    return _concatenated(arrays, d, tuple(shape), _promoted(tensors), memory_format, tensors[0]._device)
 
 
 @register("cat_out", ("CPU", "Meta"))
@@ -483,7 +559,9 @@ def cat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
     return write_out(out, cat(tensors, dim))
 
 
-def _stack_inputs(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+@register("stack", (CEA, "Meta"))
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """cat of the inputs each unsqueezed at dim (computed directly, without the views)."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     shape = tensors[0]._shape
@@ -494,15 +572,17 @@ def _stack_inputs(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], in
                 f"entry 0 and [{', '.join(map(str, t._shape))}] at entry {i}"
             )
     d = _wrap_dim(dim, len(shape) + 1)
-    from .view import unsqueeze
-
-    return [unsqueeze(t, d) for t in tensors], d
-
-
-@register("stack", (CEA, "Meta"))
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    parts, d = _stack_inputs(tensors, dim)
-    return cat(parts, d)
+    device = tensors[0]._device
+    for t in tensors:
+        if t._device is not device and t._device != device:
+            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
+    new_shape = shape[:d] + (len(tensors),) + shape[d:]
+    memory_format = contiguous_format
+    if len(new_shape) in (4, 5):  # the unsqueezed inputs' strides decide the layout
+        memory_format = _cat_memory_format([unsqueeze_geometry(shape, t.stride(), d) for t in tensors])
+    unit = shape[:d] + (1,) + shape[d:]
+    arrays = [] if device.type == "meta" else [t._data.reshape(unit) for t in tensors]
+    return _concatenated(arrays, d, new_shape, _promoted(tensors), memory_format, device)
 
 
 @register("stack_out", (CEA, "Meta"))

@@ -439,16 +439,20 @@ def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
     return _squeezed(self, [d for d in dims if ndim and self._shape[d] == 1])
 
 
+def unsqueeze_geometry(shape: tuple, strides: tuple, d: int) -> tuple[tuple, tuple]:
+    """Sizes and strides with a size-1 dim inserted at (wrapped) d."""
+    stride = shape[d] * strides[d] if d < len(shape) else 1
+    return shape[:d] + (1,) + shape[d:], strides[:d] + (stride,) + strides[d:]
+
+
 @register("unsqueeze", CEA)
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
-    old_shape, old_strides = self._shape, self.stride()
+    old_shape = self._shape
     n = len(old_shape)
     d = dim + n + 1 if dim < 0 else dim
     if not 0 <= d <= n:
         _wrap_dim(dim, n + 1)
-    stride = old_shape[d] * old_strides[d] if d < n else 1
-    shape = old_shape[:d] + (1,) + old_shape[d:]
-    strides = old_strides[:d] + (stride,) + old_strides[d:]
+    shape, strides = unsqueeze_geometry(old_shape, self.stride(), d)
     data = self._data
     arr = None if data is None else data.reshape(shape)  # adding a size-1 dim is always a view
     offset = self._offset

@@ -1,0 +1,197 @@
+"""Hand-written bindings for the hottest view and copy methods (x.view(2, 3), x.t(), x[0], ...).
+
+They make the same aten call as the generated binding, for the common argument forms only
+(plain ints, a tuple or list of ints, no keywords), skipping overload resolution and
+argument binding; any other form goes to the generated method, which handles everything.
+A TorchFunctionMode still sees every call: while one is active they defer to it as
+generated bindings do (subclasses are routed by Tensor.__init_subclass__).
+
+PyTorch's own bindings return `self` without dispatching for contiguous() on a contiguous
+tensor and for to()/float()/... that change nothing; so do these.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._tensor.enums import contiguous_format
+from .._tensor.tensor import Size, Tensor
+from .._tensor.torch_function import state as _function_state
+from .fastcall import aten, call, call_kw
+
+_GENERATED: dict[str, Callable] = {}  # the generated methods these stand in front of
+
+
+def _ints(values: tuple) -> list[int] | None:
+    """values as a list if they are plain ints (x.view(2, 3)) or one tuple/list of them."""
+    if len(values) == 1 and type(values[0]) in (tuple, list, Size):
+        values = values[0]
+    for v in values:
+        if type(v) is not int:
+            return None
+    return list(values)
+
+
+def _moded() -> bool:
+    """Whether a TorchFunctionMode must see this call."""
+    return bool(_function_state.modes) and _function_state.enabled
+
+
+def _int_list_method(name: str, op_name: str) -> Callable:
+    """x.view(2, 3) / x.view((2, 3)) / x.permute(1, 0) / x.expand(3, -1)."""
+    op = aten(op_name)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and not _moded():
+            values = _ints(args)
+            if values is not None:
+                return call(op, self._keyset, self, values)
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
+def _int_args_method(name: str, op_name: str, required: int, defaults: tuple = ()) -> Callable:
+    """x.transpose(0, 1) / x.unsqueeze(0) / x.diagonal(0, 1, 2): `required` plain ints, then up to
+    len(defaults) optional ones; trailing ones equal to their default are dropped, as the binder does."""
+    op = aten(op_name)
+    most = required + len(defaults)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and required <= len(args) <= most and not _moded():
+            for a in args:
+                if type(a) is not int:
+                    break
+            else:
+                while len(args) > required and args[-1] == defaults[len(args) - 1 - required]:
+                    args = args[:-1]
+                return call(op, self._keyset, self, *args)
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
+def _tensor_arg_method(name: str, op_name: str) -> Callable:
+    """x.expand_as(y) / x.view_as(y) / x.type_as(y)."""
+    op = aten(op_name)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not _moded():
+            other = args[0]
+            return call(op, self._keyset | other._keyset, self, other)
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
+def _no_args_method(name: str, op_name: str) -> Callable:
+    """x.t() / x.detach() / x.zero_() / x.clone()."""
+    op = aten(op_name)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs and not _moded():
+            return call(op, self._keyset, self)
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
+def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not kwargs and not _moded():
+        if not args:
+            return call(aten("squeeze"), self._keyset, self)
+        if len(args) == 1 and type(args[0]) is int:
+            return call(aten("squeeze.dim"), self._keyset, self, args[0])
+    return _GENERATED["squeeze"](self, *args, **kwargs)
+
+
+def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not kwargs and not _moded() and len(args) <= 2 and all(type(a) is int for a in args):
+        if args and args[-1] == -1:  # end_dim=-1 is the default: dropped, as the binder does
+            args = args[:-1]
+        if args == (0,):
+            args = ()
+        return call(aten("flatten.using_ints"), self._keyset, self, *args)
+    return _GENERATED["flatten"](self, *args, **kwargs)
+
+
+def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not args and not kwargs and not _moded():
+        if self.is_contiguous():
+            return self  # as PyTorch's Tensor::contiguous, without dispatching
+        return call_kw(aten("clone"), self._keyset, (self,), {"memory_format": contiguous_format})
+    return _GENERATED["contiguous"](self, *args, **kwargs)
+
+
+def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not kwargs and len(args) == 1 and isinstance(args[0], Tensor) and not _moded():
+        src = args[0]
+        return call(aten("copy_"), self._keyset | src._keyset, self, src)
+    return _GENERATED["copy_"](self, *args, **kwargs)
+
+
+def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    if not kwargs and len(args) == 1 and not _moded():
+        value = args[0]
+        if type(value) in (int, float, bool, complex):
+            return call(aten("fill_.Scalar"), self._keyset, self, value)
+    return _GENERATED["fill_"](self, *args, **kwargs)
+
+
+def _with_default_dim(name: str, op_name: str) -> Callable:
+    """x.unbind(), x.split(2), x.chunk(3, 1): an int (for split/chunk) then an optional int dim."""
+    op = aten(op_name)
+    leading = 0 if name == "unbind" else 1
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and leading <= len(args) <= leading + 1 and not _moded():
+            for a in args:
+                if type(a) is not int:
+                    break
+            else:
+                if len(args) == leading + 1 and args[-1] == 0:
+                    args = args[:-1]  # dim=0 is the default: dropped, as the binder does
+                return call(op, self._keyset, self, *args)
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
+def install() -> None:
+    """Put these in front of the generated methods of the same names."""
+    fast = {
+        "view": _int_list_method("view", "view"),
+        "reshape": _int_list_method("reshape", "reshape"),
+        "permute": _int_list_method("permute", "permute"),
+        "expand": _int_list_method("expand", "expand"),
+        "transpose": _int_args_method("transpose", "transpose.int", 2),
+        "swapaxes": _int_args_method("swapaxes", "swapaxes", 2),
+        "swapdims": _int_args_method("swapdims", "swapdims", 2),
+        "movedim": _int_args_method("movedim", "movedim.int", 2),
+        "moveaxis": _int_args_method("moveaxis", "moveaxis.int", 2),
+        "select": _int_args_method("select", "select.int", 2),
+        "narrow": _int_args_method("narrow", "narrow", 3),
+        "unsqueeze": _int_args_method("unsqueeze", "unsqueeze", 1),
+        "diagonal": _int_args_method("diagonal", "diagonal", 0, (0, 0, 1)),
+        "expand_as": _tensor_arg_method("expand_as", "expand_as"),
+        "view_as": _tensor_arg_method("view_as", "view_as"),
+        "reshape_as": _tensor_arg_method("reshape_as", "reshape_as"),
+        "type_as": _tensor_arg_method("type_as", "type_as"),
+        "t": _no_args_method("t", "t"),
+        "detach": _no_args_method("detach", "detach"),
+        "clone": _no_args_method("clone", "clone"),
+        "zero_": _no_args_method("zero_", "zero_"),
+        "squeeze": squeeze,
+        "flatten": flatten,
+        "contiguous": contiguous,
+        "copy_": copy_,
+        "fill_": fill_,
+        "unbind": _with_default_dim("unbind", "unbind.int"),
+        "split": _with_default_dim("split", "split.Tensor"),
+        "chunk": _with_default_dim("chunk", "chunk"),
+    }
+    for name, method in fast.items():
+        _GENERATED[name] = getattr(Tensor, name)
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = getattr(_GENERATED[name], "__doc__", None)
+        setattr(Tensor, name, method)
