@@ -174,9 +174,9 @@ def test_binary_one_side_requires_grad():
 
 
 @pytest.mark.parametrize("fn, name", [
-    (lambda t, x: t.ops.aten.add.Scalar(x, 2.5), "AddBackward1"),
-    (lambda t, x: t.ops.aten.sub.Scalar(x, 2.5), "SubBackward1"),
-    (lambda t, x: t.ops.aten.rsub.Scalar(x, 2.5), "RsubBackward1"),
+    (lambda t, x: t.ops.aten.add.Scalar(x, 2.5, 3), "AddBackward1"),
+    (lambda t, x: t.ops.aten.sub.Scalar(x, 2.5, 3), "SubBackward1"),
+    (lambda t, x: t.ops.aten.rsub.Scalar(x, 2.5, 3), "RsubBackward1"),
     (lambda t, x: t.rsub(x, 2.5), "RsubBackward1"),
     (lambda t, x: t.ops.aten.mul.Scalar(x, 2.5), "MulBackward1"),
     (lambda t, x: t.ops.aten.div.Scalar(x, 2.5), "DivBackward1"),

@@ -222,3 +222,13 @@ def test_stack():
 ])
 def test_second_order(fn):
     check_grad(fn, M, second_order=True)
+
+
+def test_repr_shows_torch_short_node_names():
+    for lib in (torch, torchpy):
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        copied = lib.zeros(2, dtype=lib.float64).copy_(x * 1)
+        assert copied.grad_fn.name() == "torch::autograd::CopyBackwards"
+        assert type(copied.grad_fn).__name__ == "CopyBackwards"
+        assert repr(copied).endswith("grad_fn=<CopyBackwards>)"), repr(copied)
+        assert type((x * 2).grad_fn).__name__ == "MulBackward0"

@@ -354,7 +354,8 @@ class Tensor:
             default_dtype_name=_dt.get_default_dtype()._name,
             device=str(self._device),
             requires_grad=self._requires_grad,
-            grad_fn_name=None if grad_fn is None else grad_fn.name(),
+            # torch shows the short name: grad_fn=<CopyBackwards> for torch::autograd::CopyBackwards
+            grad_fn_name=None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1],
             prefix=prefix,
             tensor_contents=tensor_contents,
         )
