@@ -20,6 +20,7 @@ M = rand(3, 4, seed=1)
     (lambda t, x: x.reshape(4, 6), "ViewBackward0"),
     (lambda t, x: x.flatten(1), "ViewBackward0"),
     (lambda t, x: t.ops.aten.alias(x), "AliasBackward0"),
+    (lambda t, x: t.ops.aten.lift_fresh(x), "LiftFreshBackward0"),
     (lambda t, x: x.transpose(0, 2), "TransposeBackward0"),
     (lambda t, x: x.transpose(-1, 1), "TransposeBackward0"),
     (lambda t, x: x.permute(2, 0, 1), "PermuteBackward0"),
