@@ -10,6 +10,7 @@ the node it is), or, for a leaf, its AccumulateGrad node. A node's
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 from typing import Any, Callable
 
@@ -189,15 +190,20 @@ class SavedTensor:
             return self.unpack_hook(self.packed)
         t = self.tensor
         if t is not None and t._version != self.version:
-            who = self.output_of.name() if self.output_of is not None else None
-            where = f", which is output 0 of {who}," if who else ""
+            # PyTorch names the node that produced the tensor's current value, without the
+            # "Backward0" suffix ("output 0 of Mul").
+            who = t._grad_fn.name() if t._grad_fn is not None else None
+            if who:
+                who = re.sub(r"Backward\d*$", "", who.split("::")[-1])
+            index = t._autograd_meta.output_nr if t._autograd_meta is not None else 0
+            where = f", which is output {index} of {who}," if who else ""
             dims = ", ".join(map(str, t._shape))
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{_type_name(t)} [{dims}]]{where} is at version "
                 f"{t._version}; expected version {self.version} instead. Hint: enable anomaly "
                 "detection to find the operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True)."
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         return t
 
