@@ -47,7 +47,12 @@ def build_python_api() -> None:
     for entry in NATIVE_FUNCTIONS:
         op = op_for(entry.qualified_name)
         name = entry.public_name
-        if "function" in entry.variants or entry.schema.kind.name == "out":
+        # PyTorch binds no Python out= for the out kernels it generates (tag "generated")
+        if entry.schema.kind.name == "out":
+            python_function = "generated" not in entry.tags
+        else:
+            python_function = "function" in entry.variants
+        if python_function:
             key = (entry.python_module or "", name)
             if key not in FUNCTIONS:
                 FUNCTIONS[key] = PythonOp(name, [])

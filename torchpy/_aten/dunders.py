@@ -1,57 +1,211 @@
-"""Tensor's operator dunders (+ - * / ...), each the same aten call as torch's.
+"""Tensor's operator dunders (+ - * / // % ** & | ^ << >> ~ comparisons, in-place forms),
+each reaching the same aten op(s) as torch's:
 
-`x + 2` and `torch.add(x, 2)` reach the same aten::add.Tensor call, the 2 as a
-wrapped number. The arithmetic dunders take a fast path straight to the
-OpOverload (one dispatch, no overload search); the rest go through the public
-function's overload resolution.
+    x + 2    -> aten::add.Tensor(x, 2)            2 + x  -> aten::add.Tensor(x, 2)
+    x - 2    -> aten::sub.Tensor(x, 2)            2 - x  -> aten::rsub.Scalar(x, 2)
+    x / 2    -> aten::div.Tensor(x, 2)            2 / x  -> aten::reciprocal(x), then mul.Tensor(r, 2)
+    x // 2   -> aten::floor_divide(x, 2)          2 // x -> aten::floor_divide(2, x)
+    x % 2    -> aten::remainder.Scalar(x, 2)      2 % x  -> aten::remainder.Scalar_Tensor(2, x)
+    x ** 2   -> aten::pow.Tensor_Scalar(x, 2)     2 ** x -> aten::pow.Scalar(2, x)
+    x & 2    -> aten::bitwise_and.Scalar(x, 2)    2 & x  -> aten::bitwise_and.Scalar(x, 2)
+    x << 2   -> aten::__lshift__.Scalar(x, 2)     2 << x -> aten::bitwise_left_shift.Scalar_Tensor(2, x)
+    x == 2   -> aten::eq.Scalar(x, 2)             x += 2 -> aten::add_.Tensor(x, 2)
+
+where the 2 of a `.Tensor` overload is a wrapped number (a dispatch mode sees the number).
+Each dunder calls its OpOverload directly: one dispatch, no overload search. An operand
+that is neither a Tensor nor a number gives NotImplemented, so Python's fallbacks apply
+(x == None is False, x + [1] raises TypeError), as with torch.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
-from .._dispatch.ops import OpOverload, op_for
+import numpy as np
+
+from .._dispatch.ops import op_for
+from .._tensor import dtype as _dt
 from .._tensor.tensor import Tensor, wrapped_number
 from .python_api import PythonOp
 
-_NUMBERS = (bool, int, float, complex)
+_NOT_A_NUMBER = object()
+_PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
-def _arithmetic(op: OpOverload, reflected: bool = False) -> Callable:
-    """x OP y for an op whose Tensor overload takes Python numbers as wrapped numbers."""
+def _as_number(x: Any) -> Any:
+    """`x` as a Python number (NumPy scalars included, as torch takes them), or _NOT_A_NUMBER."""
+    if type(x) in _PLAIN_NUMBERS:
+        return x
+    if isinstance(x, np.generic) and x.dtype.kind in "biufc":
+        return x.item()
+    for kind in (bool, int, float, complex):
+        if isinstance(x, kind):
+            return kind(x)
+    return _NOT_A_NUMBER
+
+
+def _aten(qualified: str) -> Any:
+    return op_for("aten::" + qualified)
+
+
+def _binary(tensor_op: str, number_op: str | None = None) -> Callable:
+    """self OP other: `tensor_op`(self, other) for a tensor; for a number, `number_op`(self, n)
+    if given (a Scalar overload), else `tensor_op` with the number wrapped."""
+    on_tensor = _aten(tensor_op)
+    on_number = _aten(number_op) if number_op else None
 
     def dunder(self: Tensor, other: Any) -> Any:
         if isinstance(other, Tensor):
-            pass
-        elif isinstance(other, _NUMBERS):
-            other = wrapped_number(other)
-        else:
+            return on_tensor(self, other)
+        number = _as_number(other)
+        if number is _NOT_A_NUMBER:
             return NotImplemented
-        return op(other, self) if reflected else op(self, other)
+        if on_number is not None:
+            return on_number(self, number)
+        return on_tensor(self, wrapped_number(number))
 
     return dunder
 
 
-def _via(python_op: PythonOp, reflected: bool = False) -> Callable:
+def _reflected(tensor_op: str, number_op: str | None = None) -> Callable:
+    """other OP self (Python's __rOP__): the operands in their written order."""
+    on_tensor = _aten(tensor_op)
+    on_number = _aten(number_op) if number_op else None
+
     def dunder(self: Tensor, other: Any) -> Any:
-        if not isinstance(other, (Tensor, *_NUMBERS)):
+        if isinstance(other, Tensor):
+            return on_tensor(other, self)
+        number = _as_number(other)
+        if number is _NOT_A_NUMBER:
             return NotImplemented
-        args = (other, self) if reflected else (self, other)
-        return python_op(args, {})
+        if on_number is not None:
+            return on_number(number, self)
+        return on_tensor(wrapped_number(number), self)
 
     return dunder
+
+
+def _rsub(self: Tensor, other: Any) -> Any:
+    if isinstance(other, Tensor):
+        return _aten("rsub.Tensor")(self, other)
+    number = _as_number(other)
+    if number is _NOT_A_NUMBER:
+        return NotImplemented
+    return _aten("rsub.Scalar")(self, number)
+
+
+def _rtruediv(self: Tensor, other: Any) -> Any:
+    # torch: self.reciprocal() * other
+    if isinstance(other, Tensor):
+        return _aten("mul.Tensor")(_aten("reciprocal")(self), other)
+    number = _as_number(other)
+    if number is _NOT_A_NUMBER:
+        return NotImplemented
+    return _aten("mul.Tensor")(_aten("reciprocal")(self), wrapped_number(number))
+
+
+def _invert(self: Tensor) -> Any:
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _aten("bitwise_not")(self)
+
+
+def _pos(self: Tensor) -> Tensor:
+    if self._dtype is _dt.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def _unary(qualified: str) -> Callable:
+    op = _aten(qualified)
+
+    def dunder(self: Tensor) -> Any:
+        return op(self)
+
+    return dunder
+
+
+def _matmul(reflected: bool) -> Callable:
+    """x @ y is the linear-algebra family's public matmul, looked up when used."""
+
+    def dunder(self: Tensor, other: Any) -> Any:
+        matmul = getattr(sys.modules["torchpy"], "matmul", None)
+        if matmul is None or not isinstance(other, Tensor):
+            return NotImplemented
+        return matmul(other, self) if reflected else matmul(self, other)
+
+    return dunder
+
+
+# dunder -> (op for a tensor operand, op for a number operand or None to wrap the number)
+_BINARY = {
+    "__add__": ("add.Tensor", None), "__sub__": ("sub.Tensor", None),
+    "__mul__": ("mul.Tensor", None), "__truediv__": ("div.Tensor", None),
+    "__floordiv__": ("floor_divide", None), "__mod__": ("remainder.Tensor", "remainder.Scalar"),
+    "__pow__": ("pow.Tensor_Tensor", "pow.Tensor_Scalar"),
+    "__and__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
+    "__or__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
+    "__xor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
+    "__lshift__": ("__lshift__.Tensor", "__lshift__.Scalar"),
+    "__rshift__": ("__rshift__.Tensor", "__rshift__.Scalar"),
+    "__eq__": ("eq.Tensor", "eq.Scalar"), "__ne__": ("ne.Tensor", "ne.Scalar"),
+    "__lt__": ("lt.Tensor", "lt.Scalar"), "__le__": ("le.Tensor", "le.Scalar"),
+    "__gt__": ("gt.Tensor", "gt.Scalar"), "__ge__": ("ge.Tensor", "ge.Scalar"),
+    # commutative ops reflect to the same call, self first (2 + x is add(x, 2))
+    "__radd__": ("add.Tensor", None), "__rmul__": ("mul.Tensor", None),
+    "__rand__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
+    "__ror__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
+    "__rxor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
+    # in place
+    "__iadd__": ("add_.Tensor", None), "__isub__": ("sub_.Tensor", None),
+    "__imul__": ("mul_.Tensor", None), "__itruediv__": ("div_.Tensor", None),
+    "__ifloordiv__": ("floor_divide_.Tensor", None),
+    "__imod__": ("remainder_.Tensor", "remainder_.Scalar"),
+    "__ipow__": ("pow_.Tensor", "pow_.Scalar"),
+    "__iand__": ("bitwise_and_.Tensor", "bitwise_and_.Scalar"),
+    "__ior__": ("bitwise_or_.Tensor", "bitwise_or_.Scalar"),
+    "__ixor__": ("bitwise_xor_.Tensor", "bitwise_xor_.Scalar"),
+    "__ilshift__": ("__ilshift__.Tensor", "__ilshift__.Scalar"),
+    "__irshift__": ("__irshift__.Tensor", "__irshift__.Scalar"),
+}
+
+# Python's __rOP__ for non-commutative ops: the number (or other tensor) is the first operand.
+_REFLECTED = {
+    "__rfloordiv__": ("floor_divide", None),
+    "__rmod__": ("remainder.Tensor", "remainder.Scalar_Tensor"),
+    "__rpow__": ("pow.Tensor_Tensor", "pow.Scalar"),
+    "__rlshift__": ("bitwise_left_shift.Tensor", "bitwise_left_shift.Scalar_Tensor"),
+    "__rrshift__": ("bitwise_right_shift.Tensor", "bitwise_right_shift.Scalar_Tensor"),
+}
+
+_UNARY = {"__neg__": "neg", "__abs__": "abs"}
+
+
+def _where_method(where: PythonOp) -> Callable:
+    def method(self: Tensor, condition: Any, other: Any) -> Any:
+        return where((condition, self, other), {})  # torch: x.where(c, y) is where(c, x, y)
+
+    method.__name__ = method.__qualname__ = "where"
+    return method
 
 
 def install(methods: dict[str, PythonOp]) -> None:
-    """Attach operator dunders to Tensor for every op the table has."""
-    arithmetic = {"add": "__add__", "sub": "__sub__", "mul": "__mul__", "div": "__truediv__"}
-    for name, dunder in arithmetic.items():
-        if name in methods:
-            op = op_for(f"aten::{name}.Tensor")
-            setattr(Tensor, dunder, _arithmetic(op))
-            if name != "sub" and name != "div":
-                setattr(Tensor, dunder.replace("__", "__r", 1), _arithmetic(op))
-        if f"{name}_" in methods:
-            inplace = methods[f"{name}_"]
-            setattr(Tensor, dunder.replace("__", "__i", 1), _via(inplace))
+    """Attach the operator dunders (and Tensor.where) to Tensor."""
+    from .build import FUNCTIONS
 
+    for name, (tensor_op, number_op) in _BINARY.items():
+        setattr(Tensor, name, _binary(tensor_op, number_op))
+    for name, (tensor_op, number_op) in _REFLECTED.items():
+        setattr(Tensor, name, _reflected(tensor_op, number_op))
+    for name, op in _UNARY.items():
+        setattr(Tensor, name, _unary(op))
+    Tensor.__rsub__ = _rsub
+    Tensor.__rtruediv__ = _rtruediv
+    Tensor.__pos__ = _pos
+    Tensor.__invert__ = _invert
+    Tensor.__matmul__ = _matmul(reflected=False)
+    Tensor.__rmatmul__ = _matmul(reflected=True)
+    where = FUNCTIONS.get(("", "where"))
+    if where is not None:
+        Tensor.where = _where_method(where)

@@ -278,10 +278,10 @@ class _OpNamespace:
         self.__name__ = f"torchpy.ops.{ns}"
 
     def __getattr__(self, op_name: str) -> OpOverloadPacket:
-        if op_name.startswith("__"):
-            raise AttributeError(op_name)
         qualified = f"{self.name}::{op_name}"
         if not any(e.name == qualified and e.schema is not None for e in dispatcher.entries.values()):
+            if op_name.startswith("__"):  # Python's protocol lookups (aten::__lshift__ & co. are ops)
+                raise AttributeError(op_name)
             raise AttributeError(f"'_OpNamespace' '{self.name}' object has no attribute '{op_name}'")
         packet = OpOverloadPacket(self.name, op_name)
         setattr(self, op_name, packet)

@@ -1,6 +1,6 @@
 """Kernel families. Importing this package registers every kernel in the registry."""
 
-from . import pointwise  # noqa: F401
+from . import pointwise, pointwise_select  # noqa: F401
 from . import indexing  # noqa: F401
 from . import sorting  # noqa: F401
 from . import factory  # noqa: F401

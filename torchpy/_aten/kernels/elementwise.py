@@ -7,32 +7,105 @@ An elementwise op is written once, over arrays:
         return xp.add(self, other * alpha if alpha != 1 else other)
 
 `xp` is the backend's array module (NumPy on CPU). The adapter does the rest,
-the same way for every op:
+the same way for every op, in the order PyTorch's TensorIterator does it:
 
-* the leading `operands` arguments take part in type promotion (torch's rules,
-  with the op's ELEMENTWISE_TYPE_PROMOTION_KIND) and broadcasting; a wrapped
-  Python number is passed to the array code as the number itself;
-* tensor operands are cast to the computation dtype before the array code runs
-  (so NumPy's own promotion never decides a result dtype), and the result is cast
-  to the result dtype;
-* on Meta, no array code runs: the result has the broadcast shape and result dtype;
+* the leading `operands` arguments (tensors, wrapped numbers, Python scalars;
+  None is skipped) take part in type promotion with the op's
+  ELEMENTWISE_TYPE_PROMOTION_KIND, and in broadcasting;
+* `check(promoted, *args, **kwargs)` runs on every device (PyTorch's meta-function
+  checks), `cpu_check` on CPU only, then the dtype dispatch: a promoted dtype outside
+  `dtypes` raises PyTorch's '"<label>" not implemented for ...';
+* tensor operands are cast to the computation dtype, so NumPy's own promotion
+  never decides a result dtype. A number operand reaches the array code as the
+  Python number when the computation dtype is floating or complex (NumPy then
+  keeps the array's dtype), else as a 0-dim array of the computation dtype,
+  converted with C's wrap-around as PyTorch's wrapped scalars are;
+* NumPy's floating-point warnings are silenced (PyTorch warns about none), the
+  result is cast to the result dtype and wrapped;
+* on Meta no array code runs: the result has the broadcast shape and dtype;
 * a broadcasting failure raises PyTorch's RuntimeError.
+
+Unary and binary kernels take a fast path for the common cases (same dtypes, or
+a tensor with a number of a lower category); everything else goes through
+`result_type`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import math
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor import promotion
+from ..._tensor.dtype import all_dtypes, dtype
+from ..._tensor.finfo import finfo
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
+from .variants import write_inplace, write_out
 
-_to_numpy = _dt.to_numpy_dtype
+__all__ = [
+    "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
+    "not_implemented", "checked_scalar", "on_meta", "type_meta_name", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
+    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "check_out_dtype",
+    "inplace_variant", "out_variant", "register_variants",
+]
 
+_ndarray = np.ndarray
+_result_type = promotion.result_type
+
+# --- dtype groups (the AT_DISPATCH_* sets kernels are compiled for) ---------------------------
+_storable = [d for d in all_dtypes if d._numpy is not None]
+ALL = frozenset(_storable)
+INTEGRAL = frozenset(d for d in _storable if not (d.is_floating_point or d.is_complex or d is _dt.bool))
+INTEGRAL_AND_BOOL = INTEGRAL | {_dt.bool}
+FLOATING = frozenset(d for d in _storable if d.is_floating_point)
+FLOATING_AND_COMPLEX = frozenset(d for d in _storable if d.is_floating_point or d.is_complex)
+REAL = INTEGRAL | FLOATING                       # no bool, no complex
+ALL_BUT_BOOL = ALL - {_dt.bool}
+
+# bool < integer < floating < complex, by dtype index and by Python number type.
+_CATEGORY = [0 if d is _dt.bool else 3 if d.is_complex else 2 if d.is_floating_point else 1
+             for d in all_dtypes]
+_NUMBER_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+# --- silencing NumPy's floating-point warnings --------------------------------------------------
+# np.errstate costs ~1.4 us per use; setting NumPy's error-state context variable directly
+# costs ~0.1 us. Fall back to errstate on NumPy builds that lay this out differently.
+try:
+    from numpy._core.umath import _extobj_contextvar, _make_extobj
+
+    _QUIET: Any = _make_extobj(all="ignore")
+    _set_quiet = _extobj_contextvar.set
+    _reset_quiet = _extobj_contextvar.reset
+except ImportError:  # pragma: no cover - depends on the NumPy build
+    _QUIET = None
+
+    def _set_quiet(_: Any) -> Any:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def _reset_quiet(state: Any) -> None:
+        state.__exit__(None, None, None)
+
+
+class quiet:
+    """`with quiet():` runs NumPy code without floating-point warnings (PyTorch has none)."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _set_quiet(_QUIET)
+
+    def __exit__(self, *exc: Any) -> None:
+        _reset_quiet(self._token)
+
+
+# --- errors --------------------------------------------------------------------------------------
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     """The broadcast of `shapes`, or PyTorch's RuntimeError naming the first mismatch."""
@@ -54,6 +127,72 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(result)
 
 
+def not_implemented(label: str, d: dtype) -> NotImplementedError:
+    """PyTorch's error for a dtype a kernel is not compiled for."""
+    return NotImplementedError(f'"{label}" not implemented for \'{d._c10_name}\'')
+
+
+# C++ type names as PyTorch's messages print them: TypeMeta's (mask / dtype checks) and the
+# ones checked_convert names (scalar conversions).
+_TYPE_META_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+    "float32": "float", "float64": "double", "complex32": "c10::complex<c10::Half>",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+_CONVERT_NAMES = dict(_TYPE_META_NAMES, uint8="uint8_t", int8="int8_t", int16="int16_t",
+                      int64="int64_t")
+
+
+def type_meta_name(d: dtype) -> str:
+    """The C++ type name PyTorch prints for `d` in dtype-mismatch messages ("long int")."""
+    return _TYPE_META_NAMES[d._name]
+
+
+def _overflows(value: Any, d: dtype) -> bool:
+    """Whether PyTorch's checked conversion of Python number `value` to `d` overflows."""
+    if d is _dt.bool:
+        return False
+    if isinstance(value, complex):
+        if not d.is_complex and value.imag != 0:
+            return True
+        return _overflows(value.real, d) or (d.is_complex and _overflows(value.imag, d))
+    real = d.to_real()
+    if real.is_floating_point:
+        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+            return False
+        limit = float(finfo(real).max)
+        return not -limit <= value <= limit
+    info = np.iinfo(real._numpy)
+    if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+        return True
+    if info.min == 0 and not isinstance(value, float):
+        # Unsigned types accept negative integers down to -max (they wrap, as in C).
+        return value > info.max or -value > info.max
+    return not info.min <= value <= info.max
+
+
+def checked_scalar(value: Any, d: dtype) -> Any:
+    """`value` converted to `d`'s kind of Python number, with PyTorch's overflow check
+    ("value cannot be converted to type int8_t without overflow")."""
+    if _overflows(value, d):
+        raise RuntimeError(f"value cannot be converted to type {_CONVERT_NAMES[d._name]} without overflow")
+    if d is _dt.bool:
+        return bool(value)
+    if d.is_complex:
+        return complex(value)
+    if isinstance(value, complex):
+        value = value.real
+    return float(value) if d.is_floating_point else int(value)
+
+
+# --- operands ------------------------------------------------------------------------------------
+
+def on_meta(values: Iterable[Any]) -> bool:
+    """Whether any of `values` is a meta tensor."""
+    return any(isinstance(x, Tensor) and x._data is None for x in values)
+
+
 def promotion_operand(x: Any) -> Any:
     """What promotion looks at: the number for wrapped numbers and scalars, else the tensor."""
     if isinstance(x, Tensor):
@@ -61,13 +200,252 @@ def promotion_operand(x: Any) -> Any:
     return x
 
 
-def _array_operand(x: Any, computation: np.dtype) -> Any:
+def _number_operand(value: Any, plan: Plan, opmath: bool = False) -> Any:
+    """A Python number as the array code gets it (see the module docstring). `opmath`: the
+    number keeps its precision even where the promoted dtype is float16 / bfloat16."""
+    through = None if opmath else plan[4]
+    if through is not None:  # rounded to float16 / bfloat16 first, as PyTorch's wrapped scalar is
+        return np.array(value).astype(through).astype(plan[0])
+    if plan[3]:
+        return value
+    return np.array(value).astype(plan[0])  # C-style wrap, as PyTorch casts wrapped scalars
+
+
+def _array_operand(x: Any, plan: Plan, opmath: bool = False) -> Any:
     if isinstance(x, Tensor):
         if x._wrapped is not None:
-            return x._wrapped
+            return _number_operand(x._wrapped, plan, opmath)
         data = x._data
-        return data if data.dtype == computation else data.astype(computation)
-    return x
+        computation = plan[0]
+        return data if data.dtype is computation else data.astype(computation)
+    if x is None:
+        return None
+    return _number_operand(x, plan, opmath)
+
+
+# --- computation plans ------------------------------------------------------------------------------
+# plan[promoted._index] = (NumPy computation dtype, result dtype, NumPy result dtype, computation is
+# floating or complex, NumPy dtype numbers are rounded through or None), or None where the answer
+# depends on the default dtype (int -> float ops).
+Plan = tuple[np.dtype, dtype, np.dtype, bool, Any]
+
+
+def _plan_entry(promoted: dtype, computation: dtype, result: dtype) -> Plan | None:
+    if computation._numpy is None or result._numpy is None or promoted._numpy is None:
+        return None
+    comp = computation._numpy
+    # A number operand takes the promoted dtype before the wider computation dtype
+    through = promoted._numpy if promoted.is_floating_point and promoted is not computation else None
+    return comp, result, result._numpy, comp.kind in "fc", through
+
+
+def _plans(kind: Kind) -> list[Plan | None]:
+    plans: list[Plan | None] = []
+    for d in all_dtypes:
+        depends_on_default = kind is Kind.INT_TO_FLOAT and not (d.is_floating_point or d.is_complex)
+        plans.append(None if depends_on_default else _plan_entry(d, *promotion.computation_dtypes(d, kind)))
+    return plans
+
+
+_default_plans: dict[tuple[dtype, Kind], Plan] = {}
+
+
+def _plan_for(plans: list[Plan | None], promoted: dtype, kind: Kind) -> Plan:
+    plan = plans[promoted._index]
+    if plan is not None:
+        return plan
+    key = (_dt._default_dtype, kind)
+    plan = _default_plans.get(key)
+    if plan is None:
+        plan = _plan_entry(promoted, *promotion.computation_dtypes(promoted, kind))
+        if plan is None:
+            raise TypeError(f"{promoted} has no NumPy equivalent; torchpy cannot compute with it")
+        _default_plans[key] = plan
+    return plan
+
+
+# --- the kernels ------------------------------------------------------------------------------------
+
+def _finish(out: Any, plan: Plan) -> Tensor:
+    if type(out) is not _ndarray:
+        out = np.asarray(out)
+    np_result = plan[2]
+    if out.dtype is not np_result:
+        out = out.astype(np_result)
+    return from_array(out, plan[1])
+
+
+def _shape_error(operands: Iterable[Any], error: ValueError) -> None:
+    broadcast_shapes(*(x._shape for x in operands if isinstance(x, Tensor)))  # PyTorch's message
+    raise error
+
+
+def _unsupported(label: str, promoted: dtype, operands: Iterable[Any]) -> NotImplementedError:
+    # PyTorch broadcasts the operands before its dtype dispatch: a shape error comes first
+    broadcast_shapes(*(x._shape for x in operands if isinstance(x, Tensor)))
+    return not_implemented(label, promoted)
+
+
+def make_kernel(
+    impl: Callable,
+    operands: int = 2,
+    kind: Kind = Kind.DEFAULT,
+    dtypes: frozenset[dtype] | None = None,
+    label: str = "",
+    check: Callable | None = None,
+    cpu_check: Callable | None = None,
+    check_kwargs_only: bool = False,
+    warns: bool = True,
+    opmath_scalar: bool = False,
+) -> Callable:
+    """A Tensor-level kernel running array code `impl(xp, *arrays, *rest, **kwargs)`.
+
+    Checks, in PyTorch's order: `check(promoted, *args, **kwargs)` on every device (the
+    meta function's checks), `cpu_check` on CPU only, then the dtype dispatch (`dtypes`,
+    '"<label>" not implemented for ...').
+
+    `check_kwargs_only`: `check` has nothing to say unless keyword arguments are given
+    (add's alpha). `warns=False`: the array code cannot raise floating-point warnings
+    (comparisons, selections), so it runs without silencing them. `opmath_scalar`: a
+    number as second operand keeps its precision with float16 / bfloat16 tensors (PyTorch's
+    add, sub, mul and div read it unrounded; other ops round it to the tensor's dtype)."""
+    plans = _plans(kind)
+    unsupported = [dtypes is not None and d not in dtypes for d in all_dtypes]
+    label = label or f"{impl.__name__}_cpu"
+
+    def compute(promoted: dtype, args: tuple, kwargs: dict) -> Tensor:
+        """Everything after promotion, for any arity: checks, meta, casting, the array code."""
+        if check is not None:
+            check(promoted, *args, **kwargs)
+        return run(promoted, args, kwargs)
+
+    def run(promoted: dtype, args: tuple, kwargs: dict) -> Tensor:
+        plan = _plan_for(plans, promoted, kind)
+        ops = args[:operands]
+        tensors = [x for x in ops if isinstance(x, Tensor)]
+        if any(t._data is None for t in tensors):
+            return meta_tensor(broadcast_shapes(*(t._shape for t in tensors)), plan[1])
+        if cpu_check is not None:
+            cpu_check(promoted, *args, **kwargs)
+        if unsupported[promoted._index]:
+            raise _unsupported(label, promoted, ops)
+        arrays = [_array_operand(x, plan, opmath_scalar and i == 1) for i, x in enumerate(ops)]
+        token = _set_quiet(_QUIET)
+        try:
+            out = impl(np, *arrays, *args[operands:], **kwargs)
+        except ValueError as error:
+            _shape_error(ops, error)
+        finally:
+            _reset_quiet(token)
+        return _finish(out, plan)
+
+    def general(*args: Any, **kwargs: Any) -> Tensor:
+        promoted = _result_type(*[promotion_operand(x) for x in args[:operands] if x is not None])
+        return compute(promoted, args, kwargs)
+
+    def result_dtype(*args: Any, **kwargs: Any) -> dtype:
+        """The result's dtype, after the checks that come before an out= tensor's (PyTorch's
+        meta function), but not the dtype dispatch."""
+        promoted = _result_type(*[promotion_operand(x) for x in args[:operands] if x is not None])
+        if check is not None:
+            check(promoted, *args, **kwargs)
+        if cpu_check is not None and not on_meta(args[:operands]):
+            cpu_check(promoted, *args, **kwargs)
+        return _plan_for(plans, promoted, kind)[1]
+
+    def unary(a: Any, *rest: Any, **kwargs: Any) -> Tensor:
+        try:
+            promoted = a._dtype
+            x = a._data
+        except AttributeError:
+            return general(a, *rest, **kwargs)
+        if check is not None and (kwargs or not check_kwargs_only):
+            check(promoted, a, *rest, **kwargs)
+        if x is None or a._wrapped is not None:
+            return run(promoted, (a, *rest), kwargs)
+        if cpu_check is not None:
+            cpu_check(promoted, a, *rest, **kwargs)
+        if unsupported[promoted._index]:
+            raise _unsupported(label, promoted, (a,))
+        plan = plans[promoted._index] or _plan_for(plans, promoted, kind)
+        if x.dtype is not plan[0]:
+            x = x.astype(plan[0])
+        if warns and plan[3]:
+            token = _set_quiet(_QUIET)
+            try:
+                out = impl(np, x, *rest, **kwargs)
+            finally:
+                _reset_quiet(token)
+        else:
+            out = impl(np, x, *rest, **kwargs)
+        if type(out) is not _ndarray:
+            out = np.asarray(out)
+        if out.dtype is not plan[2]:
+            out = out.astype(plan[2])
+        return from_array(out, plan[1])
+
+    def binary(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Tensor:
+        try:
+            da = a._dtype
+            x = a._data
+        except AttributeError:
+            return general(a, b, *rest, **kwargs)
+        if isinstance(b, Tensor):
+            db = b._dtype
+            if da is db:
+                promoted = da
+            elif b._wrapped is not None and a._wrapped is None and _CATEGORY[db._index] <= _CATEGORY[da._index]:
+                promoted = da  # a number of a lower category never changes a tensor's dtype
+            else:
+                return general(a, b, *rest, **kwargs)
+            y = b._data
+            y_number = b._wrapped
+        else:
+            category = _NUMBER_CATEGORY.get(type(b))
+            if category is None or category > _CATEGORY[da._index]:
+                return general(a, b, *rest, **kwargs)
+            promoted = da
+            y = y_number = b
+        if check is not None and (kwargs or not check_kwargs_only):
+            check(promoted, a, b, *rest, **kwargs)
+        if x is None or y is None or a._wrapped is not None:
+            return run(promoted, (a, b, *rest), kwargs)
+        if cpu_check is not None:
+            cpu_check(promoted, a, b, *rest, **kwargs)
+        if unsupported[promoted._index]:
+            raise _unsupported(label, promoted, (a, b))
+        plan = plans[promoted._index] or _plan_for(plans, promoted, kind)
+        comp = plan[0]
+        if x.dtype is not comp:
+            x = x.astype(comp)
+        if y_number is not None:
+            y = y_number if plan[3] and (opmath_scalar or plan[4] is None) else _number_operand(y_number, plan)
+        elif y.dtype is not comp:
+            y = y.astype(comp)
+        try:
+            if warns and plan[3]:
+                token = _set_quiet(_QUIET)
+                try:
+                    out = impl(np, x, y, *rest, **kwargs)
+                finally:
+                    _reset_quiet(token)
+            else:
+                out = impl(np, x, y, *rest, **kwargs)
+        except ValueError as error:
+            _shape_error((a, b), error)
+        if type(out) is not _ndarray:
+            out = np.asarray(out)
+        if out.dtype is not plan[2]:
+            out = out.astype(plan[2])
+        return from_array(out, plan[1])
+
+    kernel = {1: unary, 2: binary}.get(operands, general)
+    kernel.__name__ = impl.__name__
+    kernel.__qualname__ = impl.__qualname__
+    kernel.__wrapped__ = impl  # type: ignore[attr-defined]
+    kernel.result_dtype = result_dtype  # type: ignore[attr-defined]
+    kernel.compute = compute  # type: ignore[attr-defined]  (for kernels that promote themselves)
+    return kernel
 
 
 def elementwise(
@@ -75,35 +453,113 @@ def elementwise(
     operands: int = 2,
     kind: Kind = Kind.DEFAULT,
     keys: tuple[str, ...] = ("CPU", "Meta"),
+    dtypes: frozenset[dtype] | None = None,
+    label: str = "",
+    check: Callable | None = None,
+    cpu_check: Callable | None = None,
+    check_kwargs_only: bool = False,
+    warns: bool = True,
+    opmath_scalar: bool = False,
+    out_rule: str = "castable",
+    out_keys: tuple[str, ...] | None = None,
 ) -> Callable[[Callable], Callable]:
-    """Register array code `impl(xp, *args, **kwargs)` as elementwise kernel `name`."""
+    """Register array code `impl(xp, *args, **kwargs)` as elementwise kernel `name`, with its
+    in-place (`name_`) and out= (`name_out`, on `out_keys`, default `keys`) variants.
+
+    The decorated name is bound to the Tensor-level kernel (its array code stays
+    reachable as `kernel.__wrapped__`)."""
 
     def wrap(impl: Callable) -> Callable:
-        def kernel(*args: Any, **kwargs: Any) -> Tensor:
-            tensors = [a for a in args[:operands] if isinstance(a, Tensor)]
-            computation, result = promotion.elementwise_dtypes(
-                *map(promotion_operand, args[:operands]), type_promotion_kind=kind
-            )
-            if any(t._data is None for t in tensors):  # meta
-                shape = broadcast_shapes(*(t._shape for t in tensors))
-                return meta_tensor(shape, result)
-            np_computation = _to_numpy(computation)
-            arrays = [_array_operand(a, np_computation) for a in args[:operands]]
-            try:
-                out = impl(np, *arrays, *args[operands:], **kwargs)
-            except ValueError:
-                broadcast_shapes(*(t._shape for t in tensors))  # raises PyTorch's message
-                raise
-            out = np.asarray(out)
-            np_result = _to_numpy(result)
-            if out.dtype != np_result:
-                out = out.astype(np_result)
-            return from_array(out, result)
-
-        kernel.__name__ = impl.__name__
-        kernel.__qualname__ = impl.__qualname__
-        kernel.__wrapped__ = impl  # type: ignore[attr-defined]
-        register(name, keys, kernel)
-        return impl
+        kernel = make_kernel(impl, operands, kind, dtypes, label, check, cpu_check, check_kwargs_only, warns,
+                             opmath_scalar)
+        if keys:
+            register(name, keys, kernel)
+            register_variants(name, kernel, keys, out_keys, out_rule)
+        return kernel
 
     return wrap
+
+
+# --- in-place and out= variants ----------------------------------------------------------------------
+# PyTorch checks an out= tensor's (or in-place self's) dtype against the result's before the
+# kernel's own dtype dispatch. The variants run the kernel first (the common case pays
+# nothing extra); on an error they redo the dtype check, whose error then wins.
+
+def _cast_error(result: dtype, destination: Tensor) -> RuntimeError:
+    if destination._data is None:  # PyTorch's meta kernels word it their own way
+        return RuntimeError(
+            f"Attempting to cast from {result} to out tensor with dtype {destination._dtype}, "
+            "but this can't be cast because it is not safe!")
+    return RuntimeError(
+        f"result type {result._c10_name} can't be cast to the desired output type "
+        f"{destination._dtype._c10_name}")
+
+
+def check_out_dtype(rule: str, result: dtype, out: Tensor) -> None:
+    """Raise PyTorch's error if `out` cannot receive a result of dtype `result`.
+
+    rule "castable": any dtype the result can be cast to (TensorIterator's default);
+    "exact": the result's dtype ("Found dtype Double but expected Float");
+    "generated": the result's dtype, for out= kernels PyTorch generates from functional ones."""
+    if rule == "exact" and out._dtype is not result:
+        raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {result._c10_name}")
+    if rule == "generated" and out._dtype is not result:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {type_meta_name(result)}, but got "
+            f"{type_meta_name(out._dtype)} instead")
+    if not promotion.can_cast(result, out._dtype):
+        raise _cast_error(result, out)
+
+
+def _check_inplace_shape(self: Tensor, shape: tuple[int, ...]) -> None:
+    if shape != self._shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the broadcast shape "
+            f"[{', '.join(map(str, shape))}]")
+
+
+def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> Callable:
+    """self.op_(...): the functional kernel's result written into self."""
+    result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
+
+    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        try:
+            result = kernel(self, *args, **kwargs)
+        except Exception:
+            # PyTorch checks the broadcast shape, then the dtype, then runs its dtype dispatch
+            _check_inplace_shape(self, broadcast_shapes(*(x._shape for x in (self, *args) if isinstance(x, Tensor))))
+            if result_dtype is not None:
+                check_out_dtype("castable", result_dtype(self, *args, **kwargs), self)
+            raise
+        return write_inplace(self, result)
+
+    inplace.__name__ = inplace.__qualname__ = kernel.__name__ + "_"
+    inplace.__wrapped__ = kernel  # type: ignore[attr-defined]
+    return inplace
+
+
+def out_variant(kernel: Callable, rule: str = "castable", result_dtype: Callable | None = None) -> Callable:
+    """op(..., out=out): the functional kernel's result written into out (resized if needed)."""
+    result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
+
+    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        try:
+            result = kernel(*args, **kwargs)
+        except Exception:
+            if result_dtype is not None and rule != "generated":  # generated ones compute first
+                check_out_dtype(rule, result_dtype(*args, **kwargs), out)
+            raise
+        check_out_dtype(rule, result._dtype, out)
+        return write_out(out, result)
+
+    out_kernel.__name__ = out_kernel.__qualname__ = kernel.__name__ + "_out"
+    out_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
+    return out_kernel
+
+
+def register_variants(name: str, kernel: Callable, keys: tuple[str, ...], out_keys: tuple[str, ...] | None = None,
+                      out_rule: str = "castable", inplace: bool = True) -> None:
+    """Register `name_` (in-place, on `keys`) and `name_out` (on `out_keys`, default `keys`)."""
+    if inplace:
+        register(name + "_", keys, inplace_variant(kernel))
+    register(name + "_out", out_keys or keys, out_variant(kernel, out_rule))

@@ -1,26 +1,636 @@
-"""Pointwise arithmetic over arrays (see elementwise.py for how these become kernels)."""
+"""Pointwise operators: arithmetic, division, powers, unary math, rounding, comparisons,
+logical and bitwise ops (see elementwise.py for how array code becomes a kernel;
+pointwise_select.py has clamp, lerp, where, masked_fill, nan_to_num and isfinite).
+
+Kernel names follow the YAML (native_functions/pointwise.yaml). Each functional kernel
+comes with its in-place (`name_`) and out= (`name_out`) variants. Where PyTorch
+implements an overload as CompositeExplicitAutograd by wrapping a Scalar into a tensor
+and calling the Tensor overload (add.Scalar -> add.Tensor), so do we
+(`_forward_scalar`). The dtype sets and labels of the CPU dtype checks are PyTorch's
+('"bitwise_and_cpu" not implemented for 'Float'').
+"""
 
 from __future__ import annotations
 
-from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
-from .elementwise import elementwise
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from ..._dispatch.dispatcher import dispatcher
+from ..._dispatch.ops import op_for
+from ..._tensor import dtype as _dt
+from ..._tensor.tensor import Tensor, wrapped_number
+from ..registry import register
+from .elementwise import (
+    ALL_BUT_BOOL, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
+    inplace_variant, make_kernel, on_meta, out_variant, register_variants,
+)
+from .variants import write_inplace
+
+BACKEND = ("CPU", "Meta")
+EXPLICIT = ("CompositeExplicitAutograd",)
+IMPLICIT = ("CompositeImplicitAutograd",)
+
+_EXACT = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
+_REAL_AND_BOOL = FLOATING | INTEGRAL_AND_BOOL
 
 
-@elementwise("add")
+def aten(qualified: str) -> Any:
+    """The OpOverload aten::<qualified> ("add.Tensor"), or None if no family defines it."""
+    op = _ops.get(qualified)
+    if op is None:
+        entry = dispatcher.find("aten::" + qualified)
+        if entry is None or entry.schema is None:
+            return None
+        op = _ops[qualified] = op_for("aten::" + qualified)
+    return op
+
+
+_ops: dict[str, Any] = {}
+
+
+def generated_out(name: str, functional: Callable, keys: tuple[str, ...] = EXPLICIT) -> None:
+    """Register `name`: an out= kernel PyTorch generates from a functional one (exact dtype)."""
+    register(name, keys, out_variant(functional, "generated"))
+
+
+def _forward_scalar(name: str, target: str, *, swap: bool = False, inplace: bool = True,
+                    generated: bool = True, inplace_target: str = "") -> None:
+    """CompositeExplicitAutograd kernels `name`, `name_`, `name_out` that wrap the Scalar
+    argument and call aten::`target` (and its in-place / out= forms), as PyTorch's do.
+    `generated`: PyTorch generates the out= kernel from the functional one (else it calls
+    the target's out= overload)."""
+    base, _, overload = target.partition(".")
+
+    def wrap(self: Any, other: Any) -> tuple[Any, Any]:
+        # (Scalar self, Tensor other) overloads have the Scalar first
+        return (wrapped_number(self), other) if swap else (self, wrapped_number(other))
+
+    def functional(self: Any, other: Any, *args: Any, **kwargs: Any) -> Tensor:
+        return aten(target)(*wrap(self, other), **_alpha_keyword(args, kwargs))
+
+    def in_place(self: Tensor, other: Any, *args: Any, **kwargs: Any) -> Tensor:
+        op = aten(inplace_target or f"{base}_.{overload}")
+        return op(*wrap(self, other), **_alpha_keyword(args, kwargs))
+
+    def out_kernel(self: Any, other: Any, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
+        return aten(f"{base}.{overload}_out")(*wrap(self, other), out=out, **_alpha_keyword(args, kwargs))
+
+    for kernel, suffix in ((functional, ""), (in_place, "_"), (out_kernel, "_out")):
+        kernel.__name__ = kernel.__qualname__ = name + suffix
+    register(name, EXPLICIT, functional)
+    if inplace:
+        register(name + "_", EXPLICIT, in_place)
+    if generated:
+        generated_out(name + "_out", functional)
+    else:
+        register(name + "_out", EXPLICIT, out_kernel)
+
+
+def _alpha_keyword(args: tuple, kwargs: dict) -> dict:
+    """The Scalar overloads' positional alpha, as the Tensor overloads' keyword-only one."""
+    return dict(kwargs, alpha=args[0]) if args else kwargs
+
+
+def _int_zero_check(other: Any) -> None:
+    if np.any(other == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, np.ndarray) and x.dtype.kind in "iub"
+
+
+def _like(array: Any, value: Any) -> Any:
+    """A Python number in `array`'s dtype (C-style wrap for integers)."""
+    if isinstance(array, np.ndarray) and array.dtype.kind in "iub":
+        return np.array(value).astype(array.dtype)
+    return value
+
+
+# --- add / sub / rsub / mul / div ----------------------------------------------------------------
+
+def _check_alpha(promoted: _dt.dtype, alpha: Any) -> None:
+    if isinstance(alpha, bool) and promoted is not _dt.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if not (promoted.is_floating_point or promoted.is_complex) and not isinstance(alpha, int):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if not promoted.is_complex and isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+
+
+def _check_add(promoted: _dt.dtype, self: Any, other: Any, alpha: Any = 1) -> None:
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha(promoted, alpha)
+        checked_scalar(alpha, promoted)
+
+
+def _check_sub(promoted: _dt.dtype, self: Any, other: Any, alpha: Any = 1) -> None:
+    self_bool = getattr(self, "_dtype", None) is _dt.bool
+    other_bool = getattr(other, "_dtype", None) is _dt.bool
+    if self_bool and other_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.")
+    if self_bool or other_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    _check_add(promoted, self, other, alpha)
+
+
+def _scaled(xp: Any, other: Any, alpha: Any) -> Any:
+    """alpha * other in the computation dtype (a number operand stays a Python number)."""
+    if type(alpha) is int and alpha == 1:
+        return other
+    if isinstance(other, np.ndarray):
+        return xp.multiply(other, _like(other, alpha))
+    return other * alpha
+
+
+@elementwise("add", check=_check_add, check_kwargs_only=True, opmath_scalar=True)
 def add(xp, self, other, alpha=1):
-    return xp.add(self, other if alpha == 1 else xp.multiply(other, alpha))
+    if type(alpha) is int and alpha == 1:
+        return xp.add(self, other)
+    return xp.add(self, _scaled(xp, other, alpha))
 
 
-@elementwise("sub")
+@elementwise("sub", check=_check_sub, opmath_scalar=True)
 def sub(xp, self, other, alpha=1):
-    return xp.subtract(self, other if alpha == 1 else xp.multiply(other, alpha))
+    return xp.subtract(self, _scaled(xp, other, alpha))
 
 
-@elementwise("mul")
+def rsub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
+    """other - alpha * self: sub with the operands swapped (its checks and messages too)."""
+    if type(alpha) is int and alpha == 1:
+        return sub(other, self)
+    return sub(other, self, alpha=alpha)
+
+
+register("rsub", BACKEND, rsub)
+generated_out("rsub_out", rsub)
+
+
+@elementwise("mul", opmath_scalar=True)
 def mul(xp, self, other):
     return xp.multiply(self, other)
 
 
-@elementwise("div", kind=Kind.INT_TO_FLOAT)
+@elementwise("div", kind=Kind.INT_TO_FLOAT, opmath_scalar=True)
 def div(xp, self, other):
     return xp.true_divide(self, other)
+
+
+def _trunc_divide(xp: Any, self: Any, other: Any) -> Any:
+    if _is_int(self) or _is_int(other):
+        _int_zero_check(other)
+        quotient = xp.floor_divide(self, other)
+        # floor and trunc differ where the division is inexact and the signs differ
+        inexact = xp.remainder(self, other) != 0
+        return quotient + (inexact & ((self < 0) != (other < 0)))
+    return xp.trunc(xp.true_divide(self, other))
+
+
+def _floor_divide(xp: Any, self: Any, other: Any) -> Any:
+    if _is_int(self) or _is_int(other):
+        _int_zero_check(other)
+    return xp.floor_divide(self, other)  # NumPy's float algorithm is PyTorch's (fmod based)
+
+
+def _check_floor_divide(promoted: _dt.dtype, *args: Any) -> None:
+    # PyTorch's meta kernel (a Python decomposition) says so; its CPU kernel has the dtype error
+    if (promoted is _dt.bool or promoted.is_complex) and on_meta(args):
+        raise RuntimeError(f"{promoted} not supported for floor_divide")
+
+
+_div_trunc = make_kernel(_trunc_divide, dtypes=REAL, label="div_trunc_cpu", opmath_scalar=True)
+_div_floor = make_kernel(_floor_divide, dtypes=REAL, label="div_floor_cpu", check=_check_floor_divide,
+                         opmath_scalar=True)
+_DIV_MODES = {None: div, "trunc": _div_trunc, "floor": _div_floor}
+
+
+def _div_mode_kernel(rounding_mode: Any) -> Callable:
+    kernel = _DIV_MODES.get(rounding_mode)
+    if kernel is None:
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{rounding_mode}'")
+    return kernel
+
+
+def div_mode(self: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    return _div_mode_kernel(rounding_mode)(self, other)
+
+
+def _div_mode_dtype(self: Any, other: Any, *, rounding_mode: str | None = None) -> _dt.dtype:
+    return _div_mode_kernel(rounding_mode).result_dtype(self, other)
+
+
+register("div_mode", BACKEND, div_mode)
+register("div_mode_", BACKEND, inplace_variant(div_mode, _div_mode_dtype))
+register("div_mode_out", BACKEND, out_variant(div_mode, result_dtype=_div_mode_dtype))
+register("floor_divide", BACKEND, _div_floor)
+register_variants("floor_divide", _div_floor, BACKEND)
+
+_forward_scalar("add_Scalar", "add.Tensor")
+_forward_scalar("sub_Scalar", "sub.Tensor")
+_forward_scalar("rsub_Scalar", "rsub.Tensor", inplace=False)
+_forward_scalar("mul_Scalar", "mul.Tensor")
+_forward_scalar("div_Scalar", "div.Tensor")
+_forward_scalar("div_Scalar_mode", "div.Tensor_mode")
+_forward_scalar("floor_divide_Scalar", "floor_divide", inplace_target="floor_divide_.Tensor")
+
+
+# --- remainder / fmod ------------------------------------------------------------------------------
+
+@elementwise("remainder", dtypes=REAL)
+def remainder(xp, self, other):
+    if _is_int(self) or _is_int(other):
+        _int_zero_check(other)
+    return xp.remainder(self, other)
+
+
+@elementwise("fmod", dtypes=REAL)
+def fmod(xp, self, other):
+    if _is_int(self) or _is_int(other):
+        _int_zero_check(other)
+    return xp.fmod(self, other)
+
+
+register("remainder_Scalar_Tensor", BACKEND, remainder)
+generated_out("remainder_Scalar_Tensor_out", remainder)
+_forward_scalar("remainder_Scalar", "remainder.Tensor", generated=False)
+_forward_scalar("fmod_Scalar", "fmod.Tensor", generated=False)
+
+
+# --- pow ---------------------------------------------------------------------------------------------
+
+def _integer_power(xp: Any, base: Any, exponent: Any) -> Any:
+    """PyTorch's integer pow: a negative exponent gives 0, except for bases 1 and -1."""
+    if base.dtype == np.bool_:
+        return _integer_power(xp, base.astype(np.int8), exponent.astype(np.int8)).astype(np.bool_)
+    negative = exponent < 0
+    if not xp.any(negative):
+        return xp.power(base, exponent)
+    result = xp.power(base, xp.where(negative, 0, exponent))
+    odd = (exponent % 2) != 0
+    ones = xp.where(base == -1, xp.where(odd, -1, 1), xp.where(base == 1, 1, 0))
+    return xp.where(negative, ones, result).astype(result.dtype)
+
+
+def _power(xp: Any, base: Any, exponent: Any) -> Any:
+    if _is_int(base) or _is_int(exponent):
+        return _integer_power(xp, xp.asarray(base), xp.asarray(exponent))
+    return xp.power(base, exponent)
+
+
+# PyTorch's CPU kernel rejects bool ** bool; its meta kernel (a Python decomposition) gives int64.
+for _keys, _kernel in ((("CPU",), make_kernel(_power, dtypes=ALL_BUT_BOOL, label="pow")),
+                       (("Meta",), make_kernel(_power, kind=Kind.BOOL_TO_LONG))):
+    register("pow", _keys, _kernel)
+    register_variants("pow", _kernel, _keys)
+    register("pow_Scalar", _keys, _kernel)
+    register("pow_Scalar_out", _keys, out_variant(_kernel))
+
+
+def _check_pow_tensor_scalar(promoted: _dt.dtype, self: Tensor, exponent: Any) -> None:
+    integral_self = not (self._dtype.is_floating_point or self._dtype.is_complex)
+    if integral_self and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def _cpu_check_pow_tensor_scalar(promoted: _dt.dtype, self: Tensor, exponent: Any) -> None:
+    if promoted not in _EXACT:  # float and double kernels take the exponent as a double
+        checked_scalar(exponent, promoted)
+
+
+@elementwise("pow_Tensor_Scalar", check=_check_pow_tensor_scalar, cpu_check=_cpu_check_pow_tensor_scalar)
+def pow_tensor_scalar(xp, self, exponent):
+    return _power(xp, self, exponent)
+
+
+# --- unary math ----------------------------------------------------------------------------------------
+# Integer and bool inputs compute in the default float dtype; float16 / bfloat16 in float32.
+
+def _sigmoid(xp: Any, x: Any) -> Any:
+    return 1 / (1 + xp.exp(-x))
+
+
+def _rsqrt(xp: Any, x: Any) -> Any:
+    return 1 / xp.sqrt(x)
+
+
+def _reciprocal(xp: Any, x: Any) -> Any:
+    return 1 / x
+
+
+def _by_element(fn: Callable) -> Callable:
+    """A float64 math-module function over an array (NumPy has no erf)."""
+
+    def apply(xp: Any, x: Any) -> Any:
+        values = x.astype(np.float64)
+        flat = np.fromiter(map(fn, values.ravel().tolist()), np.float64, count=values.size)
+        return flat.reshape(values.shape).astype(x.dtype)
+
+    return apply
+
+
+_UNARY_FLOAT: dict[str, Callable] = {
+    "exp": lambda xp, x: xp.exp(x), "exp2": lambda xp, x: xp.exp2(x),
+    "expm1": lambda xp, x: xp.expm1(x), "log": lambda xp, x: xp.log(x),
+    "log2": lambda xp, x: xp.log2(x), "log10": lambda xp, x: xp.log10(x),
+    "log1p": lambda xp, x: xp.log1p(x), "sqrt": lambda xp, x: xp.sqrt(x), "rsqrt": _rsqrt,
+    "reciprocal": _reciprocal, "sin": lambda xp, x: xp.sin(x), "cos": lambda xp, x: xp.cos(x),
+    "tan": lambda xp, x: xp.tan(x), "asin": lambda xp, x: xp.arcsin(x),
+    "acos": lambda xp, x: xp.arccos(x), "atan": lambda xp, x: xp.arctan(x),
+    "sinh": lambda xp, x: xp.sinh(x), "cosh": lambda xp, x: xp.cosh(x),
+    "tanh": lambda xp, x: xp.tanh(x), "sigmoid": _sigmoid,
+}
+for _name, _fn in _UNARY_FLOAT.items():
+    _fn.__name__ = _fn.__qualname__ = _name
+    elementwise(_name, operands=1, kind=Kind.INT_TO_FLOAT)(_fn)
+
+for _name, _fn in (("erf", math.erf), ("erfc", math.erfc)):
+    _impl = _by_element(_fn)
+    _impl.__name__ = _impl.__qualname__ = _name
+    elementwise(_name, operands=1, kind=Kind.INT_TO_FLOAT, dtypes=_REAL_AND_BOOL, label=f"{_name}_vml_cpu")(_impl)
+
+
+def abs_kernel(xp: Any, self: Any) -> Any:
+    return xp.abs(self)
+
+
+_abs = make_kernel(abs_kernel, operands=1, kind=Kind.COMPLEX_TO_FLOAT, dtypes=ALL_BUT_BOOL, label="abs_cpu",
+                   warns=False)
+
+
+def abs_inplace(self: Tensor) -> Tensor:
+    if self._dtype.is_complex:
+        if self._data is None:
+            raise RuntimeError(
+                f"Expected out tensor to have dtype {self._dtype.to_real()} but got {self._dtype} instead")
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
+    return write_inplace(self, _abs(self))
+
+
+def abs_out(self: Tensor, *, out: Tensor) -> Tensor:
+    d = self._dtype
+    if d.is_complex and out._dtype.is_complex and out._dtype is not d:
+        raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {d._c10_name}")
+    # complex abs may write into any real dtype its result casts to; others need their own dtype
+    return (_abs_out_castable if d.is_complex else _abs_out_exact)(self, out=out)
+
+
+_abs_out_castable = out_variant(_abs, "castable")
+_abs_out_exact = out_variant(_abs, "exact")
+
+
+register("abs", EXPLICIT, _abs)
+register("abs_", EXPLICIT, abs_inplace)
+register("abs_out", BACKEND, abs_out)
+
+
+def _check_neg(promoted: _dt.dtype, self: Tensor) -> None:
+    if promoted is _dt.bool:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="exact")
+def neg(xp, self):
+    return xp.negative(self)
+
+
+def _no_complex(message: str) -> Callable:
+    def cpu_check(promoted: _dt.dtype, *args: Any, **kwargs: Any) -> None:
+        if promoted.is_complex:
+            raise NotImplementedError(message)
+
+    return cpu_check
+
+
+@elementwise("sign", operands=1, warns=False, out_rule="exact", cpu_check=_no_complex(
+    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
+def sign(xp, self):
+    if self.dtype == np.bool_:
+        return self.copy()
+    if self.dtype.kind in "iu":
+        return xp.sign(self)
+    # 0 for zeros of either sign and for NaN, as PyTorch's (0 < x) - (x < 0)
+    return (self > 0).astype(self.dtype) - (self < 0).astype(self.dtype)
+
+
+def _cpu_check_relu(promoted: _dt.dtype, self: Tensor) -> None:
+    if promoted is _dt.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    if promoted.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+@elementwise("relu", operands=1, cpu_check=_cpu_check_relu, warns=False, out_keys=EXPLICIT, out_rule="generated")
+def relu(xp, self):
+    return xp.maximum(self, 0)
+
+
+# --- rounding ----------------------------------------------------------------------------------------
+
+def _rounding(name: str, fn: Callable, complex_message: str | None) -> None:
+    """floor / ceil / trunc / round: integers pass through unchanged; bool is not supported;
+    complex raises `complex_message`, or the dtype error where there is none."""
+
+    def impl(xp: Any, self: Any) -> Any:
+        return self.copy() if self.dtype.kind in "iu" else fn(self)
+
+    impl.__name__ = impl.__qualname__ = name
+    if complex_message is None:
+        dtypes, cpu_check = REAL, None
+    else:
+        dtypes, cpu_check = ALL_BUT_BOOL, _no_complex(complex_message)
+    elementwise(name, operands=1, dtypes=dtypes, label=f"{name}_vml_cpu", cpu_check=cpu_check, warns=False,
+                out_rule="exact")(impl)
+
+
+_rounding("floor", np.floor, "floor is not supported for complex inputs")
+_rounding("ceil", np.ceil, "ceil is not supported for complex inputs")
+_rounding("trunc", np.trunc, "trunc is not supported for complex inputs")
+_rounding("round", np.rint, None)  # rint rounds half to even, as PyTorch's round
+
+
+@elementwise("round_decimals", operands=1, dtypes=FLOATING, label="round_cpu", out_rule="exact")
+def round_decimals(xp, self, *, decimals):
+    # PyTorch's formula: scale by 10**|decimals| in the computation dtype, round half to even
+    scale = self.dtype.type(10.0 ** abs(decimals))
+    if decimals < 0:
+        return xp.rint(self / scale) * scale
+    return xp.rint(self * scale) / scale
+
+
+def _check_frac(promoted: _dt.dtype, self: Tensor) -> None:
+    if promoted is _dt.bool and self._data is None:  # PyTorch's meta kernel computes x - trunc(x)
+        _check_sub(promoted, self, self)
+
+
+@elementwise("frac", operands=1, dtypes=FLOATING, out_rule="exact", check=_check_frac)
+def frac(xp, self):
+    return self - xp.trunc(self)
+
+
+# --- comparisons and binary math --------------------------------------------------------------------------
+
+def _comparison(name: str, fn: Callable, ordered: bool) -> None:
+    def impl(xp: Any, self: Any, other: Any) -> Any:
+        return fn(self, other)
+
+    impl.__name__ = impl.__qualname__ = name
+    dtypes = REAL | {_dt.bool} if ordered else None
+    kernel = make_kernel(impl, kind=Kind.ALWAYS_BOOL, dtypes=dtypes, label=f"{name}_cpu", warns=False)
+    for kernel_name in (name, f"{name}_Scalar"):
+        register(kernel_name, BACKEND, kernel)
+        register_variants(kernel_name, kernel, BACKEND)
+
+
+for _name, _fn, _ordered in [("eq", np.equal, False), ("ne", np.not_equal, False),
+                             ("lt", np.less, True), ("le", np.less_equal, True),
+                             ("gt", np.greater, True), ("ge", np.greater_equal, True)]:
+    _comparison(_name, _fn, _ordered)
+
+
+def _no_complex_extremum(name: str) -> Callable:
+    def cpu_check(promoted: _dt.dtype, *args: Any) -> None:
+        if promoted.is_complex:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+
+    return cpu_check
+
+
+@elementwise("maximum", cpu_check=_no_complex_extremum("maximum"), warns=False)
+def maximum(xp, self, other):
+    return xp.maximum(self, other)
+
+
+@elementwise("minimum", cpu_check=_no_complex_extremum("minimum"), warns=False)
+def minimum(xp, self, other):
+    return xp.minimum(self, other)
+
+
+@elementwise("atan2", kind=Kind.INT_TO_FLOAT, dtypes=_REAL_AND_BOOL)
+def atan2(xp, self, other):
+    return xp.arctan2(self, other)
+
+
+@elementwise("hypot", dtypes=FLOATING)
+def hypot(xp, self, other):
+    return xp.hypot(self, other)
+
+
+# --- logical ----------------------------------------------------------------------------------------------
+# Functional and in-place forms are CompositeExplicitAutograd in PyTorch, out= is CPU.
+
+@elementwise("logical_and", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+def logical_and(xp, self, other):
+    return xp.logical_and(self, other)
+
+
+@elementwise("logical_or", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+def logical_or(xp, self, other):
+    return xp.logical_or(self, other)
+
+
+@elementwise("logical_xor", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+def logical_xor(xp, self, other):
+    return xp.logical_xor(self, other)
+
+
+@elementwise("logical_not", operands=1, kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+def logical_not(xp, self):
+    return xp.logical_not(self)
+
+
+# --- bitwise ------------------------------------------------------------------------------------------------
+
+@elementwise("bitwise_and", dtypes=INTEGRAL_AND_BOOL, warns=False)
+def bitwise_and(xp, self, other):
+    return xp.bitwise_and(self, other)
+
+
+@elementwise("bitwise_or", dtypes=INTEGRAL_AND_BOOL, warns=False)
+def bitwise_or(xp, self, other):
+    return xp.bitwise_or(self, other)
+
+
+@elementwise("bitwise_xor", dtypes=INTEGRAL_AND_BOOL, warns=False)
+def bitwise_xor(xp, self, other):
+    return xp.bitwise_xor(self, other)
+
+
+@elementwise("bitwise_not", operands=1, dtypes=INTEGRAL_AND_BOOL, warns=False, out_rule="exact")
+def bitwise_not(xp, self):
+    return xp.invert(self)
+
+
+def _left_shift(xp: Any, self: Any, other: Any) -> Any:
+    # PyTorch: a shift by a negative amount or by the width or more gives 0
+    bits = self.dtype.itemsize * 8
+    valid = (other >= 0) & (other < bits)
+    return xp.where(valid, xp.left_shift(self, xp.where(valid, other, 0)), 0).astype(self.dtype)
+
+
+def _right_shift(xp: Any, self: Any, other: Any) -> Any:
+    # PyTorch: a shift by a negative amount or by the width or more fills with the sign bit
+    bits = self.dtype.itemsize * 8
+    out_of_range = (other < 0) | (other >= bits)
+    shifted = xp.right_shift(self, xp.where(out_of_range, bits - 1, other))
+    if self.dtype.kind == "u":
+        shifted = xp.where(out_of_range, 0, shifted)
+    return shifted.astype(self.dtype)
+
+
+for _name, _impl, _label in (("lshift", _left_shift, "lshift_cpu"), ("rshift", _right_shift, "rshift_cpu")):
+    _shift = make_kernel(_impl, dtypes=INTEGRAL, label=_label, warns=False)
+    _long = "bitwise_left_shift" if _name == "lshift" else "bitwise_right_shift"
+    register(_long, BACKEND, _shift)
+    register_variants(_long, _shift, BACKEND)
+    for _overload in (f"dunder_{_name}", f"dunder_{_name}_Scalar"):  # aten::__lshift__ & co.
+        register(_overload, BACKEND, _shift)
+        register(_overload + "_", BACKEND, inplace_variant(_shift))
+        generated_out(_overload + "_out", _shift)
+
+for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
+    _forward_scalar(f"{_op}_Tensor_Scalar" if "shift" in _op else f"{_op}_Scalar", f"{_op}.Tensor", generated=False)
+    _forward_scalar(f"{_op}_Scalar_Tensor", f"{_op}.Tensor", swap=True, inplace=False)
+
+
+def _dunder(name: str, target: str) -> None:
+    """CompositeImplicitAutograd __and__ & co.: the bitwise op of the same overload."""
+
+    def kernel(self: Tensor, other: Any) -> Tensor:
+        return aten(target)(self, other)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    register(name, IMPLICIT, kernel)
+
+
+for _op in ("and", "or", "xor"):
+    _dunder(f"dunder_{_op}", f"bitwise_{_op}.Tensor")
+    _dunder(f"dunder_{_op}_Scalar", f"bitwise_{_op}.Scalar")
+    _dunder(f"dunder_{_op}_", f"bitwise_{_op}_.Tensor")
+    _dunder(f"dunder_{_op}_Scalar_", f"bitwise_{_op}_.Scalar")
+
+
+# --- classification ------------------------------------------------------------------------------------------
+
+def _isnan(xp: Any, self: Any) -> Any:
+    return xp.isnan(self) if self.dtype.kind in "fc" else xp.zeros(self.shape, np.bool_)
+
+
+def _isinf(xp: Any, self: Any) -> Any:
+    return xp.isinf(self) if self.dtype.kind in "fc" else xp.zeros(self.shape, np.bool_)
+
+
+for _name, _impl, _keys in (("isnan", _isnan, BACKEND), ("isinf", _isinf, EXPLICIT)):
+    _impl.__name__ = _impl.__qualname__ = _name
+    _kernel = make_kernel(_impl, operands=1, kind=Kind.ALWAYS_BOOL, warns=False)
+    register(_name, _keys, _kernel)
+    generated_out(_name + "_out", _kernel)

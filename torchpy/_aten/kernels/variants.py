@@ -18,6 +18,10 @@ from ..._tensor.tensor import Tensor, contiguous_strides
 
 def _check_castable(result: Tensor, destination: Tensor) -> None:
     if not promotion.can_cast(result.dtype, destination.dtype):
+        if destination._data is None:  # PyTorch's meta kernels word it their own way
+            raise RuntimeError(
+                f"Attempting to cast from {result.dtype} to out tensor with dtype {destination.dtype}, "
+                "but this can't be cast because it is not safe!")
         raise RuntimeError(
             f"result type {result.dtype._c10_name} can't be cast to the desired output type "
             f"{destination.dtype._c10_name}"

@@ -1,0 +1,443 @@
+"""Pointwise ops that select or blend values: clamp, lerp, where, masked_fill, nan_to_num,
+isfinite (the rest of the pointwise family is in pointwise.py).
+
+The CompositeImplicitAutograd ones (where's Scalar overloads, where(condition),
+isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode sees
+the same sequence. Ops of other families they need (scalar_tensor, nonzero,
+ones_like, view_as_real, select) are used when the op table has them; otherwise the
+same result is computed here.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..._tensor import dtype as _dt
+from ..._tensor import promotion
+from ..._tensor.enums import preserve_format, strided
+from ..._tensor.finfo import finfo
+from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..registry import register
+from .elementwise import (
+    ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
+    make_kernel, not_implemented, out_variant, promotion_operand, quiet, type_meta_name,
+)
+from .pointwise import BACKEND, EXPLICIT, IMPLICIT, aten
+from .variants import write_inplace, write_out
+
+_COMPLEX = frozenset(d for d in ALL if d.is_complex)
+
+
+def _shape_list(shape: tuple[int, ...]) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+# --- clamp ------------------------------------------------------------------------------------------
+
+def _check_clamp(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = None) -> None:
+    if min is None and max is None:
+        if self._data is None:  # PyTorch's meta kernel is a Python decomposition
+            raise ValueError("clamp called but both min and max are none!")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+
+def _clamp(xp: Any, self: Any, min: Any = None, max: Any = None) -> Any:
+    # min(max(x, lo), hi): NaN in x or in a bound propagates, and lo > hi gives hi
+    out = self
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return out
+
+
+def _clamp_min(xp: Any, self: Any, min: Any) -> Any:
+    return xp.maximum(self, min)
+
+
+def _clamp_max(xp: Any, self: Any, max: Any) -> Any:
+    return xp.minimum(self, max)
+
+
+def _reject_complex(promoted: _dt.dtype, *args: Any) -> None:
+    if promoted.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+def _clamp_scalar_dtype(self: Tensor, min: Any = None, max: Any = None) -> _dt.dtype:
+    """clamp's result dtype: a floating (or complex) self keeps its dtype, whatever the
+    bounds; integer and bool ones promote with them."""
+    _check_clamp(self._dtype, self, min, max)
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        return self._dtype
+    return promotion.result_type(self, *(b for b in (min, max) if b is not None))
+
+
+def _clamp_bound(value: Any, promoted: _dt.dtype) -> Any:
+    if isinstance(value, complex) and value.imag != 0:  # PyTorch reads bounds as doubles first
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return None if value is None else checked_scalar(value, promoted)
+
+
+def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    promoted = _clamp_scalar_dtype(self, min, max)
+    if self._data is not None:
+        _reject_complex(promoted)
+        if promoted is _dt.bool:
+            label = "clamp_scalar" if min is not None and max is not None else (
+                "clamp_min_scalar" if min is not None else "clamp_max_scalar")
+            raise not_implemented(f"{label}_cpu", promoted)
+        min, max = _clamp_bound(min, promoted), _clamp_bound(max, promoted)
+    return _clamp_kernel.compute(promoted, (self, min, max), {})
+
+
+def _cpu_check_clamp_bound(promoted: _dt.dtype, self: Any, bound: Any) -> None:
+    _reject_complex(promoted)
+    checked_scalar(bound, promoted)
+
+
+def _cpu_check_clamp_tensor(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = None) -> None:
+    _reject_complex(self._dtype)
+    # the dtype dispatch of the kernel PyTorch runs: clamp, or maximum / minimum for one bound
+    if min is not None and max is not None:
+        if promoted is _dt.bool or promoted.is_complex:
+            raise not_implemented("clamp_cpu", promoted)
+    elif promoted.is_complex:
+        raise not_implemented("maximum_cpu" if min is not None else "minimum_cpu", promoted)
+
+
+_clamp_kernel = make_kernel(_clamp, operands=3, warns=False)
+clamp.result_dtype = _clamp_scalar_dtype  # type: ignore[attr-defined]
+clamp_min = make_kernel(_clamp_min, cpu_check=_cpu_check_clamp_bound, dtypes=ALL_BUT_BOOL,
+                        label="clamp_min_scalar_cpu", warns=False)
+clamp_max = make_kernel(_clamp_max, cpu_check=_cpu_check_clamp_bound, dtypes=ALL_BUT_BOOL,
+                        label="clamp_max_scalar_cpu", warns=False)
+elementwise("clamp_Tensor", operands=3, check=_check_clamp, cpu_check=_cpu_check_clamp_tensor, warns=False)(_clamp)
+elementwise("clamp_min_Tensor", dtypes=ALL - _COMPLEX, label="maximum_cpu", warns=False)(_clamp_min)
+elementwise("clamp_max_Tensor", dtypes=ALL - _COMPLEX, label="minimum_cpu", warns=False)(_clamp_max)
+
+
+def _inplace_naming_type_meta(functional: Any) -> Any:
+    """The in-place Scalar clamps: their cast error names the C++ type ("long int")."""
+
+    def check_castable(result: _dt.dtype, self: Tensor) -> None:
+        if promotion.can_cast(result, self._dtype):
+            return
+        if self._data is None:
+            raise RuntimeError(
+                f"Attempting to cast from {result} to out tensor with dtype {self._dtype}, "
+                "but this can't be cast because it is not safe!")
+        raise RuntimeError(
+            f"result type {result._c10_name} can't be cast to the desired output type "
+            f"{type_meta_name(self._dtype)}")
+
+    def inplace(self: Tensor, *args: Any) -> Tensor:
+        try:
+            result = functional(self, *args)
+        except Exception:
+            check_castable(functional.result_dtype(self, *args), self)
+            raise
+        check_castable(result._dtype, self)
+        return write_inplace(self, result)
+
+    inplace.__name__ = inplace.__qualname__ = functional.__name__ + "_"
+    return inplace
+
+
+for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max", clamp_max)]:
+    register(_name, BACKEND, _kernel)
+    register(f"{_name}_", BACKEND, _inplace_naming_type_meta(_kernel))
+    register(f"{_name}_out", BACKEND, out_variant(_kernel, "exact", _kernel.result_dtype))
+
+
+# --- lerp ---------------------------------------------------------------------------------------------
+
+def _check_same_dtype(self: Tensor, other: Tensor, name: str) -> None:
+    if other._dtype is not self._dtype:
+        raise RuntimeError(
+            f"expected dtype {type_meta_name(self._dtype)} for `{name}` but got dtype "
+            f"{type_meta_name(other._dtype)}")
+
+
+def _lerp(self: Tensor, end: Tensor, weight: Any, label: str, shapes: list) -> Tensor:
+    shape = broadcast_shapes(*shapes)
+    if self._data is None or end._data is None or getattr(weight, "_data", 0) is None:
+        return meta_tensor(shape, self._dtype)
+    if self._dtype not in FLOATING_AND_COMPLEX:
+        raise not_implemented(label, self._dtype)
+    computation = promotion.opmath_dtype(self._dtype)._numpy
+    start, stop = self._data.astype(computation), end._data.astype(computation)
+    with quiet():
+        # PyTorch's two-sided formula: exact at both ends
+        diff = stop - start
+        if isinstance(weight, Tensor):
+            w = weight._data.astype(computation)
+            out = np.where(np.abs(w) < 0.5, start + w * diff, stop - diff * (1 - w))
+        else:
+            w = checked_scalar(weight, promotion.opmath_dtype(self._dtype))
+            out = start + w * diff if abs(w) < 0.5 else stop - diff * (1 - w)
+        out = np.broadcast_to(out, shape).astype(self._dtype._numpy)
+    return from_array(out, self._dtype)
+
+
+def lerp_scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
+    _check_same_dtype(self, end, "end")
+    return _lerp(self, end, weight, "lerp_kernel_scalar", [self._shape, end._shape])
+
+
+def lerp_tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
+    _check_same_dtype(self, end, "end")
+    _check_same_dtype(self, weight, "weight")
+    return _lerp(self, end, weight, "lerp_kernel_tensor", [self._shape, end._shape, weight._shape])
+
+
+def _lerp_dtype(self: Tensor, end: Tensor, weight: Any) -> _dt.dtype:
+    _check_same_dtype(self, end, "end")
+    if isinstance(weight, Tensor):
+        _check_same_dtype(self, weight, "weight")
+    return self._dtype
+
+
+register("lerp_Scalar", BACKEND, lerp_scalar)
+register("lerp", BACKEND, lerp_tensor)
+register("lerp_Scalar_", BACKEND, inplace_variant(lerp_scalar, _lerp_dtype))
+register("lerp_", BACKEND, inplace_variant(lerp_tensor, _lerp_dtype))
+register("lerp_Scalar_out", BACKEND, out_variant(lerp_scalar, result_dtype=_lerp_dtype))
+register("lerp_out", BACKEND, out_variant(lerp_tensor, "exact", _lerp_dtype))
+
+
+# --- where ----------------------------------------------------------------------------------------------
+
+def _check_condition(condition: Tensor) -> None:
+    if condition._dtype is _dt.uint8:
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead.",
+            UserWarning, stacklevel=3)
+    elif condition._dtype is not _dt.bool:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition._dtype._c10_name}")
+
+
+def _operand_array(x: Any, np_dtype: np.dtype) -> Any:
+    if isinstance(x, Tensor):
+        return x._data.astype(np_dtype, copy=False)
+    return np.array(x).astype(np_dtype)
+
+
+def where(condition: Tensor, self: Any, other: Any) -> Tensor:
+    _check_condition(condition)
+    result = promotion.result_type(promotion_operand(self), promotion_operand(other))
+    tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
+    shape = broadcast_shapes(*(t._shape for t in tensors))
+    if any(t._data is None for t in tensors):
+        return meta_tensor(shape, result)
+    np_result = result._numpy
+    out = np.where(condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
+                   _operand_array(other, np_result))
+    return from_array(np.asarray(out, np_result), result)
+
+
+def where_out(condition: Tensor, self: Any, other: Any, *, out: Tensor) -> Tensor:
+    result = where(condition, self, other)
+    if out._dtype is not result._dtype:
+        raise RuntimeError(f"Expected out type to be {result._dtype._c10_name} but got {out._dtype._c10_name}")
+    return write_out(out, result)
+
+
+register("where", BACKEND, where)
+register("where_out", BACKEND, where_out)
+
+
+def _scalar_tensor(value: Any, dtype: _dt.dtype, like: Tensor) -> Tensor:
+    """aten::scalar_tensor(value, dtype=..., layout=strided, device=like's), as PyTorch's
+    where decompositions create their scalar operands."""
+    op = aten("scalar_tensor")
+    if op is not None:
+        return op(value, dtype=dtype, layout=strided, device=like._device)
+    value = checked_scalar(value, dtype)
+    if like._data is None:
+        return meta_tensor((), dtype)
+    return from_array(np.array(value).astype(dtype._numpy), dtype)
+
+
+def where_scalar_other(condition: Tensor, self: Tensor, other: Any) -> Tensor:
+    other_t = _scalar_tensor(other, promotion.result_type(self, other), self)
+    return aten("where.self")(condition, self, other_t)
+
+
+def where_scalar_self(condition: Tensor, self: Any, other: Tensor) -> Tensor:
+    self_t = _scalar_tensor(self, promotion.result_type(self, other), other)
+    return aten("where.self")(condition, self_t, other)
+
+
+def where_scalar(condition: Tensor, self: Any, other: Any) -> Tensor:
+    dtype = promotion.result_type(self, other)
+    other_t = _scalar_tensor(other, dtype, condition)
+    self_t = _scalar_tensor(self, dtype, condition)
+    return aten("where.self")(condition, self_t, other_t)
+
+
+def where_condition(condition: Tensor) -> tuple[Tensor, ...]:
+    """where(condition): the indices of the nonzero elements, one tensor per dimension."""
+    nonzero, unbind = aten("nonzero"), aten("unbind.int")
+    if nonzero is not None and unbind is not None:
+        return unbind(nonzero(condition), 1)
+    if condition._data is None:
+        raise NotImplementedError("aten::nonzero: the number of nonzero elements of a meta tensor is unknown")
+    return tuple(from_array(index.astype(np.int64), _dt.int64) for index in np.nonzero(condition._data))
+
+
+register("where_ScalarOther", IMPLICIT, where_scalar_other)
+register("where_ScalarSelf", IMPLICIT, where_scalar_self)
+register("where_Scalar", IMPLICIT, where_scalar)
+register("where_cond", IMPLICIT, where_condition)
+
+
+# --- masked_fill ------------------------------------------------------------------------------------
+
+def _check_mask(mask: Tensor) -> None:
+    if mask._dtype is not _dt.bool:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {type_meta_name(mask._dtype)}")
+
+
+def _fill_value(value: Tensor) -> Any:
+    if value._shape:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{len(value._shape)} dimension(s).")
+    return value.item() if value._data is not None else 0
+
+
+def masked_fill_scalar_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    _check_mask(mask)
+    shape = broadcast_shapes(self._shape, mask._shape)
+    if shape != self._shape:
+        raise RuntimeError(
+            f"output with shape {_shape_list(self._shape)} doesn't match the broadcast shape {_shape_list(shape)}")
+    fill = checked_scalar(value, self._dtype)
+    if self._data is not None:
+        np.copyto(self._data, np.array(fill).astype(self._data.dtype), where=mask._data)
+    return self
+
+
+def masked_fill_tensor_(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
+    return masked_fill_scalar_(self, mask, _fill_value(value))
+
+
+def masked_fill_scalar(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    shape = broadcast_shapes(mask._shape, self._shape)
+    if self._data is None:
+        _check_mask(mask)
+        checked_scalar(value, self._dtype)
+        return meta_tensor(shape, self._dtype)
+    result = from_array(np.array(np.broadcast_to(self._data, shape)), self._dtype)
+    return masked_fill_scalar_(result, mask, value)
+
+
+def masked_fill_tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
+    return masked_fill_scalar(self, mask, _fill_value(value))
+
+
+register("masked_fill_Scalar_", BACKEND, masked_fill_scalar_)
+register("masked_fill_", BACKEND, masked_fill_tensor_)
+register("masked_fill_Scalar", EXPLICIT, masked_fill_scalar)
+register("masked_fill", EXPLICIT, masked_fill_tensor)
+register("masked_fill_Scalar_out", EXPLICIT, out_variant(masked_fill_scalar, "generated"))
+register("masked_fill_out", EXPLICIT, out_variant(masked_fill_tensor, "generated"))
+
+
+# --- nan_to_num -------------------------------------------------------------------------------------
+
+def _replace_non_finite(x: np.ndarray, real: _dt.dtype, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
+    info = finfo(real)
+    replacements = [0.0 if nan is None else nan, info.max if posinf is None else posinf,
+                    info.min if neginf is None else neginf]
+    # C-style conversion: a replacement too large for the dtype becomes inf, as in PyTorch
+    nan_v, posinf_v, neginf_v = (np.array(v).astype(x.dtype) for v in replacements)
+    out = np.where(np.isnan(x), nan_v, x)
+    out = np.where(out == np.inf, posinf_v, out)
+    return np.where(out == -np.inf, neginf_v, out)
+
+
+def nan_to_num(self: Tensor, nan: float | None = None, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    d = self._dtype
+    if self._data is None:
+        return meta_tensor(self._shape, d)
+    if not (d.is_floating_point or d.is_complex):
+        return from_array(self._data.copy(), d)
+    real = d.to_real()
+    computation = promotion.opmath_dtype(real)._numpy
+    with quiet():
+        if d.is_complex:
+            data = self._data
+            out = np.empty(data.shape, data.dtype)
+            out.real = _replace_non_finite(data.real.astype(computation), real, nan, posinf, neginf)
+            out.imag = _replace_non_finite(data.imag.astype(computation), real, nan, posinf, neginf)
+        else:
+            out = _replace_non_finite(self._data.astype(computation), real, nan, posinf, neginf)
+            out = out.astype(d._numpy)
+    return from_array(out, d)
+
+
+def nan_to_num_out(self: Tensor, nan: float | None = None, posinf: float | None = None,
+                   neginf: float | None = None, *, out: Tensor) -> Tensor:
+    if out._dtype is not self._dtype:
+        raise RuntimeError(
+            f"nan_to_num: dtype of out: {out._dtype._c10_name} should be same as input: {self._dtype._c10_name}")
+    return write_out(out, nan_to_num(self, nan, posinf, neginf))
+
+
+register("nan_to_num", EXPLICIT, nan_to_num)
+def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = None,
+                neginf: float | None = None) -> Tensor:
+    if self._data is None and self._dtype.is_complex:  # from PyTorch's meta decomposition
+        raise RuntimeError(f"Complex dtype is not supported for isneginf, got dtype {self._dtype}")
+    return write_inplace(self, nan_to_num(self, nan, posinf, neginf))
+
+
+register("nan_to_num_", EXPLICIT, nan_to_num_)
+register("nan_to_num_out", BACKEND, nan_to_num_out)
+
+
+# --- isfinite (CompositeImplicitAutograd) ------------------------------------------------------------
+
+def _isfinite_real(self: Tensor) -> Tensor:
+    # PyTorch: (self == self) * (self.abs() != inf), abs and ne evaluated first
+    finite_magnitude = aten("ne.Scalar")(aten("abs")(self), float("inf"))
+    not_nan = aten("eq.Tensor")(self, self)
+    return aten("mul.Tensor")(not_nan, finite_magnitude)
+
+
+def _complex_part(self: Tensor, index: int) -> Tensor:
+    view_as_real, select = aten("view_as_real"), aten("select.int")
+    if view_as_real is not None and select is not None:
+        pairs = view_as_real(self)
+        return select(pairs, len(pairs._shape) - 1, index)
+    part = None if self._data is None else (self._data.real if index == 0 else self._data.imag)
+    real = self._dtype.to_real()
+    return meta_tensor(self._shape, real) if part is None else from_array(np.ascontiguousarray(part), real)
+
+
+def isfinite(self: Tensor) -> Tensor:
+    d = self._dtype
+    if d.is_complex:
+        real_finite = isfinite(_complex_part(self, 0))
+        return aten("bitwise_and_.Tensor")(real_finite, isfinite(_complex_part(self, 1)))
+    if d.is_floating_point:
+        return _isfinite_real(self)
+    ones_like = aten("ones_like")
+    if ones_like is not None:
+        return ones_like(self, dtype=_dt.bool, memory_format=preserve_format)
+    if self._data is None:
+        return meta_tensor(self._shape, _dt.bool)
+    return from_array(np.ones(self._shape, np.bool_), _dt.bool)
+
+
+register("isfinite", IMPLICIT, isfinite)
