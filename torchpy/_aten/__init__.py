@@ -31,4 +31,7 @@ fast_methods.install()
 
 def public_functions(module: str = "") -> dict[str, object]:
     """name -> callable for the functions the table puts in torchpy.<module>."""
-    return {name: make_function(op) for (mod, name), op in FUNCTIONS.items() if mod == module}
+    functions = {name: make_function(op) for (mod, name), op in FUNCTIONS.items() if mod == module}
+    if not module:
+        functions.update(fast_methods.fast_functions(functions))  # torch.cat & co.
+    return functions

@@ -117,7 +117,8 @@ def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     if not args and not kwargs and not _moded():
-        if self.is_contiguous():
+        data = self._data  # NumPy's C-contiguity, like PyTorch's, ignores size-1 dims
+        if data.flags.c_contiguous if data is not None else self.is_contiguous():
             return self  # as PyTorch's Tensor::contiguous, without dispatching
         return call_kw(aten("clone"), self._keyset, (self,), {"memory_format": contiguous_format})
     return _GENERATED["contiguous"](self, *args, **kwargs)
@@ -195,3 +196,43 @@ def install() -> None:
         method.__name__ = method.__qualname__ = name
         method.__doc__ = getattr(_GENERATED[name], "__doc__", None)
         setattr(Tensor, name, method)
+
+
+def _joining_function(name: str, op_name: str) -> Callable:
+    """torch.cat([a, b], 1) / torch.stack((a, b)): a list or tuple of plain tensors and an int dim."""
+    op = aten(op_name)
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        if len(args) + len(kwargs) <= 2 and not _moded():
+            tensors = args[0] if args else kwargs.get("tensors")
+            dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
+            if (len(kwargs) == 0 or set(kwargs) <= {"dim", "tensors"}) and type(tensors) in (list, tuple) \
+                    and type(dim) is int:
+                ks = 0
+                for t in tensors:
+                    if type(t) is not Tensor:
+                        break
+                    ks |= t._keyset
+                else:
+                    if dim == 0:
+                        return call(op, ks, list(tensors))
+                    return call(op, ks, list(tensors), dim)
+        return _GENERATED_FUNCTIONS[name](*args, **kwargs)
+
+    return function
+
+
+_GENERATED_FUNCTIONS: dict[str, Callable] = {}
+
+
+def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:
+    """Fast torch.<name> functions to stand in front of the generated ones in `generated`."""
+    fast = {}
+    for name, op_name in (("cat", "cat"), ("concat", "concat"), ("concatenate", "concatenate"), ("stack", "stack")):
+        if name in generated:
+            _GENERATED_FUNCTIONS[name] = generated[name]
+            function = _joining_function(name, op_name)
+            function.__name__ = function.__qualname__ = name
+            function._python_op = getattr(generated[name], "_python_op", None)  # type: ignore[attr-defined]
+            fast[name] = function
+    return fast

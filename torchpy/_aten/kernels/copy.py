@@ -80,9 +80,12 @@ def dense_strides_like(shape: Sequence[int], strides: Sequence[int]) -> tuple[in
     return tuple(result)
 
 
+_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # dims innermost first: C, W, H, (D), N
+
+
 def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """NHWC (4-d) or NDHWC (5-d) strides for an N, C, spatial... shape."""
-    order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]  # innermost first: C, W, H, (D), N
+    order = _CHANNELS_LAST_ORDER[len(shape)]  # innermost first: C, W, H, (D), N
     result = [0] * len(shape)
     running = 1
     for d in order:
@@ -95,7 +98,7 @@ def is_channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) ->
     if len(shape) not in (4, 5):
         return False
     expected = 1
-    for d in [1] + list(range(len(shape) - 1, 1, -1)) + [0]:
+    for d in _CHANNELS_LAST_ORDER[len(shape)]:
         if shape[d] != 1:
             if strides[d] != expected:
                 return False
@@ -108,7 +111,7 @@ def _strides_like_channels_last(shape: Sequence[int], strides: Sequence[int]) ->
     if len(shape) not in (4, 5) or strides[1] == 0:
         return False
     lowest = 0
-    for d in [1] + list(range(len(shape) - 1, 1, -1)) + [0]:
+    for d in _CHANNELS_LAST_ORDER[len(shape)]:
         if shape[d] == 0 or strides[d] < lowest:
             return False
         if d == 0 and lowest == strides[1]:
@@ -451,7 +454,7 @@ def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
 @register("zero_", ("CPU", "Meta"))
 def zero_(self: Tensor) -> Tensor:
     if self._data is not None:
-        self._data[...] = 0
+        self._data.fill(0)
     return self
 
 
@@ -542,8 +545,39 @@ def _promoted(tensors: Sequence[Tensor]) -> _dt.dtype:
     return result
 
 
+def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
+    """cat's common case, quickly: CPU tensors of one dtype, not 4-d/5-d (no memory-format
+    question), nothing skipped or mismatched. None: take the general path."""
+    first = tensors[0]
+    ref, dtype, data = first._shape, first._dtype, first._data
+    n = len(ref)
+    d = dim + n if dim < 0 else dim
+    if data is None or n in (0, 4, 5) or not 0 <= d < n:
+        return None
+    total = 0
+    arrays = []
+    for t in tensors:
+        shape = t._shape
+        if t._dtype is not dtype or t._data is None or len(shape) != n or shape == (0,):
+            return None
+        if shape != ref and (shape[:d] != ref[:d] or shape[d + 1:] != ref[d + 1:]):
+            return None
+        total += shape[d]
+        arrays.append(t._data)
+    shape = ref[:d] + (total,) + ref[d + 1:]
+    if 0 in shape:
+        return None
+    out = np.empty(shape, data.dtype)  # C order whatever the inputs' order
+    np.concatenate(arrays, axis=d, out=out)
+    return from_array(out, dtype)
+
+
 @register("cat", ("CPU", "Meta", "CompositeExplicitAutogradNonFunctional"))
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    if tensors:
+        result = _cat_same_dtype(tensors, dim)
+        if result is not None:
+            return result
     parts, d = _cat_dim(tensors, dim)
     if not parts:
         return _concatenated([], 0, (0,), _promoted(tensors), contiguous_format, tensors[0]._device)
@@ -572,15 +606,27 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"entry 0 and [{', '.join(map(str, t._shape))}] at entry {i}"
             )
     d = _wrap_dim(dim, len(shape) + 1)
-    device = tensors[0]._device
+    first = tensors[0]
+    unit = shape[:d] + (1,) + shape[d:]
+    new_shape = shape[:d] + (len(tensors),) + shape[d:]
+    if first._data is not None and len(new_shape) not in (4, 5) and 0 not in new_shape:
+        dtype = first._dtype  # the common case: CPU tensors of one dtype, no memory-format question
+        arrays = []
+        for t in tensors:
+            if t._dtype is not dtype or t._data is None:
+                break
+            arrays.append(t._data.reshape(unit))
+        else:
+            out = np.empty(new_shape, first._data.dtype)
+            np.concatenate(arrays, axis=d, out=out)
+            return from_array(out, dtype)
+    device = first._device
     for t in tensors:
         if t._device is not device and t._device != device:
             raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
-    new_shape = shape[:d] + (len(tensors),) + shape[d:]
     memory_format = contiguous_format
     if len(new_shape) in (4, 5):  # the unsqueezed inputs' strides decide the layout
         memory_format = _cat_memory_format([unsqueeze_geometry(shape, t.stride(), d) for t in tensors])
-    unit = shape[:d] + (1,) + shape[d:]
     arrays = [] if device.type == "meta" else [t._data.reshape(unit) for t in tensors]
     return _concatenated(arrays, d, new_shape, _promoted(tensors), memory_format, device)
 
