@@ -848,3 +848,34 @@ def test_mean_pairs_with_infinities(values):
     check(_quiet(lambda t, a: t.var_mean(a)), Input(values, "float32"))
     check(_quiet(lambda t, a: t.std_mean(a, 0, keepdim=True)), Input(values, "float64"))
     check(lambda t, a: a.mean(), Input(values, "float32"))
+
+
+NONFINITE_CASES = [
+    lambda t, a: a.sum(),
+    lambda t, a: a.nansum(),
+    lambda t, a: a.mean(0),
+    lambda t, a: a.prod(),
+    lambda t, a: a.cumsum(0),
+    lambda t, a: a.cumprod(0),
+    lambda t, a: a.std(),
+    lambda t, a: t.var_mean(a),
+    lambda t, a: a.logsumexp(0),
+    lambda t, a: a.softmax(0),
+    lambda t, a: a.log_softmax(0),
+    lambda t, a: a.norm(),
+    lambda t, a: a.norm(0.5),
+    lambda t, a: a.norm(-1),
+    lambda t, a: a.amax(),
+    lambda t, a: a.max(0),
+    lambda t, a: a.argmin(),
+]
+
+
+@pytest.mark.parametrize("case", range(len(NONFINITE_CASES)))
+@pytest.mark.parametrize("values", [[INF, -INF, 1.0], [0.0, NAN, INF], [3e38, 3e38, -1.0], [0.0, 0.0, 0.0]])
+def test_nonfinite_values_without_numpy_warnings(case, values):
+    """PyTorch computes inf - inf, overflow and 0 ** -1 silently; so must torchpy."""
+    fn = NONFINITE_CASES[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        check(fn, Input(values, "float32"))

@@ -79,3 +79,5 @@ def functional_log_softmax(input: Tensor, dim: int | None = None, _stacklevel: i
 tensor_norm.__name__ = "norm"
 tensor_norm.__qualname__ = "Tensor.norm"
 Tensor.norm = tensor_norm  # type: ignore[attr-defined]
+functional_softmax.__name__ = functional_softmax.__qualname__ = "softmax"
+functional_log_softmax.__name__ = functional_log_softmax.__qualname__ = "log_softmax"

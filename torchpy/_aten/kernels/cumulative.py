@@ -13,8 +13,9 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, _wrap_dim
-from ..registry import register
-from .reduction_util import TYPE_META_NAMES, accumulate_dtype, cast, is_integral, meta, out_kernel, wrap
+from .reduction_util import (
+    TYPE_META_NAMES, accumulate_dtype, cast, is_integral, meta, out_kernel, register_kernel, wrap,
+)
 from .variants import write_inplace
 
 
@@ -59,9 +60,9 @@ def _inplace(name: str, functional: Callable[..., Tensor]) -> Callable[..., Tens
 
 _BACKEND = ("CPU", "Meta")
 
-register("cumsum", _BACKEND, cumsum)
-register("cumprod", _BACKEND, cumprod)
-register("cumsum_", _BACKEND, _inplace("cumsum", cumsum))
-register("cumprod_", _BACKEND, _inplace("cumprod", cumprod))
-register("cumsum_out", _BACKEND, out_kernel(cumsum, "dtype"))
-register("cumprod_out", _BACKEND, out_kernel(cumprod, "dtype"))
+register_kernel("cumsum", _BACKEND, cumsum)
+register_kernel("cumprod", _BACKEND, cumprod)
+register_kernel("cumsum_", _BACKEND, _inplace("cumsum", cumsum))
+register_kernel("cumprod_", _BACKEND, _inplace("cumprod", cumprod))
+register_kernel("cumsum_out", _BACKEND, out_kernel(cumsum, "dtype"))
+register_kernel("cumprod_out", _BACKEND, out_kernel(cumprod, "dtype"))

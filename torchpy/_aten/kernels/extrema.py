@@ -19,7 +19,8 @@ from ..._tensor.promotion import can_cast
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..registry import register
 from .reduction_util import (
-    accumulate_dtype, check_nonempty_dims, layout, meta, out_kernel, reduced_shape, wrap, write_outs,
+    accumulate_dtype, check_nonempty_dims, layout, meta, out_kernel, reduced_shape, register_kernel,
+    wrap, write_outs,
 )
 from .variants import write_out
 
@@ -242,24 +243,24 @@ def min_other_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
 
 _BACKEND = ("CPU", "Meta")
 
-register("amax", _BACKEND, amax)
-register("amin", _BACKEND, amin)
-register("amax_out", _BACKEND, _amax_out(amax))
-register("amin_out", _BACKEND, _amax_out(amin))
-register("aminmax", _BACKEND, aminmax)
-register("aminmax_out", _BACKEND, aminmax_out)
-register("max_all", _BACKEND, max_all)
-register("min_all", _BACKEND, min_all)
-register("max_all_out", _BACKEND, _all_out(max_all))
-register("min_all_out", _BACKEND, _all_out(min_all))
-register("max_dim", _BACKEND, max_dim)
-register("min_dim", _BACKEND, min_dim)
-register("max_dim_max", _BACKEND, max_dim_max)
-register("min_dim_min", _BACKEND, min_dim_min)
-register("argmax", _BACKEND, argmax)
-register("argmin", _BACKEND, argmin)
-register("argmax_out", _BACKEND, out_kernel(argmax, "exact", lambda *a, **k: _int64))
-register("argmin_out", _BACKEND, out_kernel(argmin, "exact", lambda *a, **k: _int64))
+register_kernel("amax", _BACKEND, amax)
+register_kernel("amin", _BACKEND, amin)
+register_kernel("amax_out", _BACKEND, _amax_out(amax))
+register_kernel("amin_out", _BACKEND, _amax_out(amin))
+register_kernel("aminmax", _BACKEND, aminmax)
+register_kernel("aminmax_out", _BACKEND, aminmax_out)
+register_kernel("max_all", _BACKEND, max_all)
+register_kernel("min_all", _BACKEND, min_all)
+register_kernel("max_all_out", _BACKEND, _all_out(max_all))
+register_kernel("min_all_out", _BACKEND, _all_out(min_all))
+register_kernel("max_dim", _BACKEND, max_dim)
+register_kernel("min_dim", _BACKEND, min_dim)
+register_kernel("max_dim_max", _BACKEND, max_dim_max)
+register_kernel("min_dim_min", _BACKEND, min_dim_min)
+register_kernel("argmax", _BACKEND, argmax)
+register_kernel("argmin", _BACKEND, argmin)
+register_kernel("argmax_out", _BACKEND, out_kernel(argmax, "exact", lambda *a, **k: _int64))
+register_kernel("argmin_out", _BACKEND, out_kernel(argmin, "exact", lambda *a, **k: _int64))
 register("max_other", "CompositeImplicitAutograd", max_other)
 register("max_other_out", "CompositeImplicitAutograd", max_other_out)
 register("min_other", "CompositeImplicitAutograd", min_other)

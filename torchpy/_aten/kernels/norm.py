@@ -15,8 +15,7 @@ import numpy as np
 from ..._tensor.dtype import dtype
 from ..._tensor.promotion import promote_types
 from ..._tensor.tensor import Tensor
-from ..registry import register
-from .reduction_util import accumulate_dtype, layout, meta, out_kernel, wrap
+from .reduction_util import accumulate_dtype, layout, meta, out_kernel, register_kernel, wrap
 
 _NAME = "linalg.vector_norm"
 
@@ -81,9 +80,8 @@ def vector_norm_array(data: np.ndarray, order: float, axes: tuple[int, ...] | No
         return np.minimum.reduce(magnitude, axes, None, None, keepdim)
     if order == 0:
         return np.add.reduce(magnitude != 0, axes, magnitude.dtype, None, keepdim)
-    with np.errstate(divide="ignore", over="ignore"):
-        powered = np.add.reduce(magnitude ** order, axes, None, None, keepdim)
-        return powered ** (1.0 / order)
+    powered = np.add.reduce(magnitude ** order, axes, None, None, keepdim)
+    return powered ** (1.0 / order)
 
 
 def linalg_vector_norm(self: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
@@ -123,11 +121,11 @@ def norm_dtype(self: Tensor, p: Any, *, dtype: dtype) -> Tensor:
 _BACKEND = ("CPU", "Meta")
 _EXPLICIT = ("CompositeExplicitAutograd", "Meta")
 
-register("linalg_vector_norm", _BACKEND, linalg_vector_norm)
-register("linalg_vector_norm_out", _BACKEND, out_kernel(linalg_vector_norm, "exact"))
-register("norm", _EXPLICIT, norm)
-register("norm_dim", _BACKEND, norm)
-register("norm_dtype", _EXPLICIT, norm_dtype)
-register("norm_out", _EXPLICIT, out_kernel(norm, "exact"))
-register("norm_dim_out", _BACKEND, out_kernel(norm, "exact"))
-register("norm_dtype_out", _EXPLICIT, out_kernel(norm_dtype, "exact"))
+register_kernel("linalg_vector_norm", _BACKEND, linalg_vector_norm)
+register_kernel("linalg_vector_norm_out", _BACKEND, out_kernel(linalg_vector_norm, "exact"))
+register_kernel("norm", _EXPLICIT, norm)
+register_kernel("norm_dim", _BACKEND, norm)
+register_kernel("norm_dtype", _EXPLICIT, norm_dtype)
+register_kernel("norm_out", _EXPLICIT, out_kernel(norm, "exact"))
+register_kernel("norm_dim_out", _BACKEND, out_kernel(norm, "exact"))
+register_kernel("norm_dtype_out", _EXPLICIT, out_kernel(norm_dtype, "exact"))

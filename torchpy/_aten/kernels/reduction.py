@@ -18,10 +18,9 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor
-from ..registry import register
 from .reduction_util import (
     accumulate_dtype, cast, check_out_dtype, is_floating_or_complex, is_integral, layout, meta,
-    out_kernel, reduction_size, wrap,
+    out_kernel, reduction_size, register_kernel, wrap,
 )
 from .variants import write_out
 
@@ -107,11 +106,7 @@ def mean(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype |
         return meta(shape, result)
     # PyTorch divides the (rounded) sum by the count in the result dtype.
     total = wrap(sum_array(self._data, axes, keepdim, accumulate_dtype(result)), result)._data
-    count = reduction_size(self._shape, axes)
-    if count == 0:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return wrap(total / count, result)
-    return wrap(total / count, result)
+    return wrap(total / reduction_size(self._shape, axes), result)  # 0 / 0: nan, as PyTorch's
 
 
 def mean_out(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None,
@@ -173,28 +168,28 @@ def _logical_out(name: str, functional: Any) -> Any:
 _BACKEND = ("CPU", "Meta")
 _EXPLICIT = ("CompositeExplicitAutograd", "Meta")
 
-register("sum", _EXPLICIT, sum)
-register("sum_dim", _BACKEND, sum)
-register("sum_out", _EXPLICIT, out_kernel(sum, "exact"))
-register("sum_dim_out", _BACKEND, out_kernel(sum, "dtype"))
-register("nansum", _BACKEND, nansum)
-register("nansum_out", _BACKEND, nansum_out)
-register("prod", _BACKEND, prod)
-register("prod_dim", _BACKEND, prod)
-register("prod_out", _EXPLICIT, out_kernel(prod, "exact"))
-register("prod_dim_out", _BACKEND, out_kernel(prod, "dtype"))
-register("mean", _EXPLICIT, mean)
-register("mean_dim", _BACKEND, mean)
-register("mean_dtype_out", _EXPLICIT, out_kernel(mean, "exact"))
-register("mean_dim_out", _BACKEND, mean_out)
-register("count_nonzero", _EXPLICIT, count_nonzero)
-register("count_nonzero_dims", _BACKEND, count_nonzero)
-register("count_nonzero_out", _EXPLICIT, out_kernel(count_nonzero, "exact"))
-register("count_nonzero_dims_out", _EXPLICIT, out_kernel(count_nonzero, "exact"))
+register_kernel("sum", _EXPLICIT, sum)
+register_kernel("sum_dim", _BACKEND, sum)
+register_kernel("sum_out", _EXPLICIT, out_kernel(sum, "exact"))
+register_kernel("sum_dim_out", _BACKEND, out_kernel(sum, "dtype"))
+register_kernel("nansum", _BACKEND, nansum)
+register_kernel("nansum_out", _BACKEND, nansum_out)
+register_kernel("prod", _BACKEND, prod)
+register_kernel("prod_dim", _BACKEND, prod)
+register_kernel("prod_out", _EXPLICIT, out_kernel(prod, "exact"))
+register_kernel("prod_dim_out", _BACKEND, out_kernel(prod, "dtype"))
+register_kernel("mean", _EXPLICIT, mean)
+register_kernel("mean_dim", _BACKEND, mean)
+register_kernel("mean_dtype_out", _EXPLICIT, out_kernel(mean, "exact"))
+register_kernel("mean_dim_out", _BACKEND, mean_out)
+register_kernel("count_nonzero", _EXPLICIT, count_nonzero)
+register_kernel("count_nonzero_dims", _BACKEND, count_nonzero)
+register_kernel("count_nonzero_out", _EXPLICIT, out_kernel(count_nonzero, "exact"))
+register_kernel("count_nonzero_dims_out", _EXPLICIT, out_kernel(count_nonzero, "exact"))
 for _name, _fn in (("any", any), ("all", all)):
-    register(_name, _BACKEND, _fn)
-    register(f"{_name}_dim", _BACKEND, _fn)
-    register(f"{_name}_dims", ("CPU", "Meta", "CompositeExplicitAutograd"), _fn)
-    register(f"{_name}_out", _BACKEND, _logical_out(_name, _fn))
-    register(f"{_name}_dim_out", _BACKEND, _logical_out(_name, _fn))
-    register(f"{_name}_dims_out", ("CPU", "Meta", "CompositeExplicitAutograd"), _logical_out(_name, _fn))
+    register_kernel(_name, _BACKEND, _fn)
+    register_kernel(f"{_name}_dim", _BACKEND, _fn)
+    register_kernel(f"{_name}_dims", ("CPU", "Meta", "CompositeExplicitAutograd"), _fn)
+    register_kernel(f"{_name}_out", _BACKEND, _logical_out(_name, _fn))
+    register_kernel(f"{_name}_dim_out", _BACKEND, _logical_out(_name, _fn))
+    register_kernel(f"{_name}_dims_out", ("CPU", "Meta", "CompositeExplicitAutograd"), _logical_out(_name, _fn))

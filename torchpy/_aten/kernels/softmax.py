@@ -17,7 +17,7 @@ from ..._tensor.dtype import dtype
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..registry import register
-from .reduction_util import accumulate_dtype, check_out_dtype, meta, out_kernel, wrap
+from .reduction_util import accumulate_dtype, check_out_dtype, meta, out_kernel, register_kernel, wrap
 
 
 def softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
@@ -50,8 +50,7 @@ def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool)
     values = data.astype(precision) if data.dtype != precision else data
     if ndim == 0:
         return wrap(compute(values.reshape(1), 0).reshape(()), d)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return wrap(compute(values, axis), d)
+    return wrap(compute(values, axis), d)
 
 
 def _meta_result(name: str, self: Tensor, dim: int, half_to_float: bool) -> Tensor:
@@ -108,10 +107,10 @@ def _public_out(private: str) -> Any:
 
 _BACKEND = ("CPU", "Meta")
 
-register("_softmax", _BACKEND, _softmax)
-register("_log_softmax", _BACKEND, _log_softmax)
-register("_softmax_out", _BACKEND, out_kernel(_softmax, "exact"))
-register("_log_softmax_out", _BACKEND, out_kernel(_log_softmax, "exact"))
+register_kernel("_softmax", _BACKEND, _softmax)
+register_kernel("_log_softmax", _BACKEND, _log_softmax)
+register_kernel("_softmax_out", _BACKEND, out_kernel(_softmax, "exact"))
+register_kernel("_log_softmax_out", _BACKEND, out_kernel(_log_softmax, "exact"))
 register("softmax", "CompositeImplicitAutograd", softmax)
 register("log_softmax", "CompositeImplicitAutograd", log_softmax)
 register("softmax_out", "CompositeExplicitAutograd", _public_out("_softmax"))

@@ -5,8 +5,8 @@ kernels; the `unbiased=` overloads are CompositeImplicitAutograd and call the
 .correction ones with correction=1 or 0, as PyTorch's do (a dispatch mode sees
 only the .correction call).
 
-Moments are computed in float64 (complex128 for complex input) and rounded to the
-result dtype: the real counterpart of the input's.
+Moments are computed in the input's precision (float32 for 16-bit floats), as
+PyTorch's are, and the result dtype is the real counterpart of the input's.
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor
 from ..registry import register
 from .reduction_util import (
-    accumulate_dtype, is_integral, layout, meta, out_kernel, reduction_size, wrap, write_outs,
+    accumulate_dtype, is_integral, layout, meta, out_kernel, reduction_size, register_kernel, wrap,
+    write_outs,
 )
 from .variants import write_out
 
-_float64 = np.dtype(np.float64)
-_complex128 = np.dtype(np.complex128)
 
 
 # --- var / std -----------------------------------------------------------------------------------
@@ -57,20 +56,23 @@ def _warn_if_no_dof(name: str, numel: int, out_numel: int, correction: float) ->
         )
 
 
-def moments_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
+_WIDE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
+
+
+def moments_array(x: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
                   correction: float) -> tuple[np.ndarray, np.ndarray]:
-    """(variance, mean) over `axes`, in float64 / complex128."""
-    x = data.astype(_complex128 if data.dtype.kind == "c" else _float64)
-    count = reduction_size(data.shape, axes)
-    # 0/0, x/0 and inf - inf give PyTorch's nan and inf, without NumPy's warnings.
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.add.reduce(x, axes, None, None, True) / count
-        deviation = x - mean
-        if deviation.dtype.kind == "c":
-            squares = deviation.real * deviation.real + deviation.imag * deviation.imag
-        else:
-            squares = deviation * deviation
-        variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
+    """(variance, mean) over `axes`, in x's precision (PyTorch's float32 moments overflow
+    where float64 ones would not)."""
+    count = reduction_size(x.shape, axes)
+    # 0/0 and x/0 (no degrees of freedom) are PyTorch's nan and inf. The mean is summed in
+    # double, as PyTorch's running mean does not overflow where a float32 sum would.
+    mean = (np.add.reduce(x, axes, _WIDE[x.dtype.kind], None, True) / count).astype(x.dtype)
+    deviation = x - mean
+    if deviation.dtype.kind == "c":
+        squares = deviation.real * deviation.real + deviation.imag * deviation.imag
+    else:
+        squares = deviation * deviation
+    variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
     if count and mean.dtype.kind == "f" and not np.isfinite(mean).all():
         mean = _welford_mean_of_infinities(x, axes, mean)
     if not keepdim:
@@ -105,7 +107,10 @@ def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
     _warn_if_no_dof(name, numel, out_numel, correction)
     if self._data is None:
         return meta(shape, result), (meta(shape, self._dtype) if want_mean else None)
-    variance, mean = moments_array(self._data, axes, keepdim, correction)
+    data = self._data
+    precision = accumulate_dtype(self._dtype)
+    variance, mean = moments_array(data if data.dtype == precision else data.astype(precision), axes,
+                                   keepdim, correction)
     if name.startswith("std"):
         variance = np.sqrt(variance)
     return wrap(variance, result), (wrap(mean, self._dtype) if want_mean else None)
@@ -165,14 +170,12 @@ def _unbiased_overloads(name: str) -> None:
 def logsumexp_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
     """log(sum(exp(x))) over `axes`, shifted by the max (its real part, for complex) for range."""
     if data.size == 0:
-        with np.errstate(divide="ignore"):
-            return np.log(np.add.reduce(np.exp(data), axes, None, None, keepdim))
+        return np.log(np.add.reduce(np.exp(data), axes, None, None, keepdim))
     real = data.real if data.dtype.kind == "c" else data
     shift = np.maximum.reduce(real, axes, None, None, True)
     shift = np.where(np.isinf(shift), 0, shift).astype(real.dtype)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        total = np.add.reduce(np.exp(data - shift), axes, None, None, keepdim)
-        return np.log(total) + (shift if keepdim else shift.reshape(total.shape))
+    total = np.add.reduce(np.exp(data - shift), axes, None, None, keepdim)
+    return np.log(total) + (shift if keepdim else shift.reshape(total.shape))
 
 
 def _logsumexp_dtype(self_dtype: dtype) -> dtype:
@@ -213,15 +216,15 @@ def logsumexp_out(self: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor)
 
 _BACKEND = ("CPU", "Meta")
 
-register("var", _BACKEND, var)
-register("std", _BACKEND, std)
-register("var_out", _BACKEND, out_kernel(var, "cast"))
-register("std_out", _BACKEND, out_kernel(std, "cast"))
-register("var_mean", _BACKEND, var_mean)
-register("std_mean", _BACKEND, std_mean)
-register("var_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(var_mean))
-register("std_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(std_mean))
+register_kernel("var", _BACKEND, var)
+register_kernel("std", _BACKEND, std)
+register_kernel("var_out", _BACKEND, out_kernel(var, "cast"))
+register_kernel("std_out", _BACKEND, out_kernel(std, "cast"))
+register_kernel("var_mean", _BACKEND, var_mean)
+register_kernel("std_mean", _BACKEND, std_mean)
+register_kernel("var_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(var_mean))
+register_kernel("std_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(std_mean))
 for _name in ("var", "std", "var_mean", "std_mean"):
     _unbiased_overloads(_name)
-register("logsumexp", ("CompositeExplicitAutograd", "Meta"), logsumexp)
-register("logsumexp_out", ("CompositeExplicitAutogradNonFunctional", "Meta"), logsumexp_out)
+register_kernel("logsumexp", ("CompositeExplicitAutograd", "Meta"), logsumexp)
+register_kernel("logsumexp_out", ("CompositeExplicitAutogradNonFunctional", "Meta"), logsumexp_out)
