@@ -25,6 +25,14 @@ from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
 from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
 
 globals().update(_aten.public_functions())
+from ._aten.kernels.random import (  # noqa: E402,F401
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+)
+from ._aten.kernels.einsum import einsum_public as einsum  # noqa: E402,F401  (varargs and sublists: Python-level in torch)
+from ._aten import fast_functions  # noqa: E402
+
+fast_functions.install(globals())  # binder-free torchpy.zeros(2, 3), torchpy.mm(a, b), a.matmul(b), ...
+from . import nn  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in torch too)
 from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)

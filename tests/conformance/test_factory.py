@@ -179,6 +179,13 @@ def test_new_methods():
     check(lambda t, a: layout(a.new_ones(0)), Input(randn(3), "bfloat16"))
 
 
+def test_new_tensor():
+    x = Input(randn(2, 3), "float64")
+    check(lambda t, a: a.new_tensor([1, 2, 3]), x)
+    check(lambda t, a: a.new_tensor([[1.5], [2.5]], dtype=t.int32), x)
+    check(lambda t, a: a.new_tensor(3.0, requires_grad=True).requires_grad, x)
+
+
 # --- arange ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [

@@ -3,6 +3,8 @@ matmul (every rank case), einsum and nn.functional.linear; dtypes, strides, empt
 out= and in-place forms, errors, and the aten ops a TorchDispatchMode sees for the
 CompositeImplicitAutograd ones."""
 
+import importlib
+
 import numpy as np
 import pytest
 import torch
@@ -353,3 +355,21 @@ def test_einsum_call_forms_and_dtypes():
 ])
 def test_einsum_errors(fn):
     check_error(fn)
+
+
+def test_torch_function_mode_sees_the_public_functions():
+    def names(lib):
+        seen = []
+        overrides = importlib.import_module(lib.__name__ + ".overrides")
+
+        class Recorder(overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append(func.__name__)
+                return func(*args, **(kwargs or {}))
+
+        a, b = lib.ones(2, 3), lib.ones(3, 2)
+        with Recorder():
+            lib.mm(a, b), a.mm(b), lib.matmul(a, b), a @ b, lib.zeros(2), lib.rand(2, 3), a.matmul(b)
+        return seen
+
+    assert names(torchpy) == names(torch)

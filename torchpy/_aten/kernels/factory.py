@@ -407,6 +407,11 @@ def _number_text(x: Any) -> str:
 
 
 def _is_floating_number(x: Any) -> bool:
+    kind = type(x)
+    if kind is int or kind is bool:
+        return False
+    if kind is float:
+        return True
     return isinstance(x, (float, np.floating)) or (isinstance(x, numbers.Number) and not isinstance(x, numbers.Integral))
 
 
@@ -419,6 +424,9 @@ def _arange_dtype(start: Any, end: Any, step: Any, dtype: _dt.dtype | None) -> _
 def _check_range_dtype(d: _dt.dtype, op: str) -> None:
     if d is _dt.bool or d.is_complex:
         raise NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
+
+
+_INT64_MAX = 2**63 - 1
 
 
 def arange_plan(start: Any, end: Any, step: Any, d: _dt.dtype) -> tuple[int, Any, Any]:
@@ -447,7 +455,7 @@ def arange_plan(start: Any, end: Any, step: Any, d: _dt.dtype) -> tuple[int, Any
         length = abs(numerator) // abs(step_i) * (1 if (numerator >= 0) == (step_i > 0) else -1)
     else:
         length = math.ceil((end_d - start_d) / step_d)
-    if length > np.iinfo(np.int64).max:
+    if length > _INT64_MAX:
         raise RuntimeError("invalid size, possible overflow?")
     return length, first, step_i
 

@@ -37,6 +37,7 @@ DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _STATE_SIZE = 5056             # sizeof(CPUGeneratorImplState)
 _MT_N = 624
 _U64 = np.uint64
+_SHIFT32 = _U64(32)
 
 
 class Generator:
@@ -127,7 +128,9 @@ class Generator:
     def random64(self, n: int) -> np.ndarray:
         """n draws of 64 bits, each from two 32-bit draws, high half first (random64())."""
         raw = self.random32(2 * n)
-        return (raw[0::2] << _U64(32)) | raw[1::2]
+        high = raw[0::2] << _SHIFT32
+        high |= raw[1::2]
+        return high
 
     def __repr__(self) -> str:
         return f"<torch._C.Generator object at {hex(id(self))}>"
@@ -166,11 +169,17 @@ register_type_converter("Generator", _generator_argument)
 
 # --- transformations of the raw draws --------------------------------------------------------
 
+_MASK24, _MASK53 = _U64((1 << 24) - 1), _U64((1 << 53) - 1)
+_SCALE24, _SCALE53 = np.float32(2.0**-24), np.float64(2.0**-53)
+
+
 def _uniform_unit(gen: Generator, n: int, double: bool) -> np.ndarray:
     """[0, 1) from 53 bits of random64() (double) or 24 bits of random() (everything else)."""
-    if double:
-        return (gen.random64(n) & _U64((1 << 53) - 1)).astype(np.float64) * 2.0**-53
-    return (gen.random32(n) & _U64((1 << 24) - 1)).astype(np.float32) * np.float32(2.0**-24)
+    raw = gen.random64(n) if double else gen.random32(n)
+    raw &= _MASK53 if double else _MASK24
+    unit = raw.astype(np.float64 if double else np.float32)
+    unit *= _SCALE53 if double else _SCALE24
+    return unit
 
 
 def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
