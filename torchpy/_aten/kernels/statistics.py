@@ -60,7 +60,7 @@ _WIDE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
 def moments_array(x: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
-                  correction: float) -> tuple[np.ndarray, np.ndarray]:
+                  correction: float, want_mean: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(variance, mean) over `axes`, in x's precision (PyTorch's float32 moments overflow
     where float64 ones would not)."""
     count = reduction_size(x.shape, axes)
@@ -73,7 +73,7 @@ def moments_array(x: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
     else:
         squares = deviation * deviation
     variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
-    if count and mean.dtype.kind == "f" and not np.isfinite(mean).all():
+    if want_mean and count and mean.dtype.kind == "f" and not np.isfinite(mean).all():
         mean = _welford_mean_of_infinities(x, axes, mean)
     if not keepdim:
         mean = mean.reshape(variance.shape)
@@ -110,7 +110,7 @@ def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
     data = self._data
     precision = accumulate_dtype(self._dtype)
     variance, mean = moments_array(data if data.dtype == precision else data.astype(precision), axes,
-                                   keepdim, correction)
+                                   keepdim, correction, want_mean)
     if name.startswith("std"):
         variance = np.sqrt(variance)
     return wrap(variance, result), (wrap(mean, self._dtype) if want_mean else None)
