@@ -565,3 +565,76 @@ def test_torch_function_mode_sees_the_methods():
 
     inputs = [values(2, 3)]
     assert names(torchpy, fn, *inputs) == names(torch, fn, *inputs)
+
+
+def test_tensor_list_results_are_tuples():
+    check(lambda t, x: [type(r).__name__ for r in (x.split(1), x.split([1, 1]), x.chunk(2), x.unbind(), t.unbind(x, 1),
+                                                    x.tensor_split(2), t.split(x, 1), x.unsafe_split(1))], values(2, 3))
+
+
+# --- unfold, unsafe splits, ravel, atleast_*d, hstack & co. ---------------------------------------------
+
+
+def test_unfold():
+    for args in [(2, 2, 1), (1, 2, 2), (-1, 4, 1), (2, 0, 1), (0, 1, 3), (2, 3, 2)]:
+        check_view(lambda t, x: x.unfold(*args), 2, 3, 4)
+    check(lambda t, x: geometry(x.unfold(0, 1, 1)), values())
+    check(lambda t, x: geometry(x.unfold(0, 0, 1)), values())
+    check_error(lambda t, x: x.unfold(2, 5, 1), values(2, 3, 4))
+    check_error(lambda t, x: x.unfold(2, 2, 0), values(2, 3, 4))
+    check_error(lambda t, x: x.unfold(2, -1, 1), values(2, 3, 4))
+    check_error(lambda t, x: x.unfold(3, 2, 1), values(2, 3, 4))
+    check_error(lambda t, x: x.unfold(0, 2, 1), values())
+    check_ops_seen(lambda t, x: x.unfold(2, 2, 1), values(2, 3, 4))
+
+
+def test_unsafe_split_and_chunk():
+    check(lambda t, x: geometry(x.unsafe_split(2, 1)), values(2, 3, 4))
+    check(lambda t, x: geometry(t.unsafe_split_with_sizes(x, [1, 3], 2)), values(2, 3, 4))
+    check(lambda t, x: geometry(x.unsafe_chunk(2, -1)), values(2, 3, 4, device="meta"))
+    check(lambda t, x: [(p._is_view(), p._base is None) for p in x.unsafe_chunk(2)], values(4, 3))
+    check(lambda t, x: shares_storage(x.unsafe_split(1), x), values(2, 3))
+    check_ops_seen(lambda t, x: (x.unsafe_chunk(2, 1), x.unsafe_chunk(2)), values(2, 3, 4))
+
+
+def test_ravel():
+    check_view(lambda t, x: x.ravel(), 2, 3, 4)
+    check(lambda t, x: (geometry(x.ravel()), shares_storage(x.ravel(), x)), values(2, 3, 4, noncontiguous=True))
+    check(lambda t, x: geometry(t.ravel(x)), values())
+    check_ops_seen(lambda t, x: (x.ravel(), x.t().ravel()), values(2, 3))
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3), (2, 3, 4), (1, 2, 1, 2)])
+def test_atleast(shape):
+    x = values(*shape)
+    for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
+        check(lambda t, x: geometry(getattr(t, name)(x)), x)
+        check(lambda t, x: getattr(t, name)(x) is x, x)
+        check(lambda t, x: geometry(getattr(t, name)(x, x[..., None])), x)
+        check(lambda t, x: geometry(getattr(t, name)([x, x])), x)
+        check(lambda t, x: type(getattr(t, name)((x,))).__name__, x)
+        check_ops_seen(lambda t, x: getattr(t, name)(x), x)
+
+
+@pytest.mark.parametrize("shapes", [[(3,), (2,)], [(), ()], [(2, 3), (2, 1)], [(2, 3, 4), (2, 1, 4)], [(3,), ()]])
+def test_hstack(shapes):
+    inputs = [values(*s) for s in shapes]
+    check(lambda t, *xs: t.hstack(xs), *inputs)
+    check_ops_seen(lambda t, *xs: t.hstack(list(xs)), *inputs)
+
+
+@pytest.mark.parametrize("name", ["vstack", "row_stack", "dstack", "column_stack"])
+@pytest.mark.parametrize("shapes", [[(3,), (3,)], [(), ()], [(2, 3), (2, 3)], [(1, 3, 2), (1, 3, 2)]])
+def test_stacking(name, shapes):
+    inputs = [values(*s, dtype="int32") for s in shapes]
+    if name == "column_stack" and len(shapes[0]) > 2:
+        inputs = [values(*s, dtype="int32") for s in [(3, 2), (3, 1)]]
+    check(lambda t, *xs: getattr(t, name)(xs), *inputs)
+    check(lambda t, *xs: geometry(getattr(t, name)(list(xs))), *inputs)
+    check_ops_seen(lambda t, *xs: getattr(t, name)(list(xs)), *inputs)
+
+
+def test_stacking_errors():
+    for name in ("hstack", "vstack", "dstack", "column_stack"):
+        check_error(lambda t, x: getattr(t, name)([]), values(2))
+    check_error(lambda t, x, y: t.vstack([x, y]), values(3), values(2))

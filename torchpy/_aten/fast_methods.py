@@ -152,7 +152,7 @@ def _with_default_dim(name: str, op_name: str) -> Callable:
             else:
                 if len(args) == leading + 1 and args[-1] == 0:
                     args = args[:-1]  # dim=0 is the default: dropped, as the binder does
-                return call(op, self._keyset, self, *args)
+                return tuple(call(op, self._keyset, self, *args))  # PyTorch's bindings give tuples
         return _GENERATED[name](self, *args, **kwargs)
 
     return method
@@ -235,4 +235,17 @@ def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:
             function.__name__ = function.__qualname__ = name
             function._python_op = getattr(generated[name], "_python_op", None)  # type: ignore[attr-defined]
             fast[name] = function
+    for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
+        if name in generated:
+            fast[name] = _atleast(generated[name])
     return fast
+
+
+def _atleast(generated: Callable) -> Callable:
+    """torch.atleast_1d(a) / atleast_1d(a, b) / atleast_1d([a, b]), as torch/functional.py takes them."""
+
+    def function(*tensors: Any) -> Any:
+        return generated(tensors[0] if len(tensors) == 1 else tensors)
+
+    function.__name__ = function.__qualname__ = generated.__name__
+    return function

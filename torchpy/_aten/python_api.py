@@ -192,12 +192,20 @@ class PythonOp:
 
 # --- named-tuple returns (torch.return_types) -----------------------------------------------
 
+
+def _tuple_of(*items: Any) -> tuple:
+    return items
+
+
 return_types: dict[str, type] = {}
 
 
 def _return_type(name: str, op: OpOverload) -> type | None:
-    """torch.return_types.<name> for overloads whose returns are named (max.dim -> values, indices)."""
+    """torch.return_types.<name> for overloads whose returns are named (max.dim -> values, indices);
+    a tuple maker for a Tensor[] return (x.split(2), x.unbind(): PyTorch's bindings give tuples)."""
     returns = op._schema.returns
+    if len(returns) == 1 and returns[0].type.is_list:
+        return _tuple_of
     if len(returns) < 2 or not all(r.name for r in returns):
         return None
     fields = tuple(r.name for r in returns)

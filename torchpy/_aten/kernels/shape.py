@@ -297,3 +297,112 @@ def tensor_split_tensor(self: Tensor, tensor_indices_or_sections: Tensor, dim: i
         return tensor_split_sections(self, int(split.item()), dim)
     return tensor_split_indices(self, [int(i) for i in split.tolist()], dim)
 
+
+
+@register("unsafe_chunk", CIA)
+def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+    if not self._shape:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = self._shape[_wrap_dim(dim, len(self._shape))]
+    split_size = (size + chunks - 1) // chunks
+    if split_size == 0 and size == 0:
+        sizes = [split_size] * chunks
+        sizes[-1] = split_size - (split_size * chunks - size)
+        return call(aten("unsafe_split_with_sizes"), self._keyset, *_with_dim((self, sizes), dim))
+    return call(aten("unsafe_split.Tensor"), self._keyset, *_with_dim((self, split_size), dim))
+
+
+# --- ravel, atleast_1d/2d/3d, hstack, vstack, dstack, column_stack ----------------------------------
+
+
+@register("ravel", CIA)
+def ravel(self: Tensor) -> Tensor:
+    data = self._data
+    if not (data.flags.c_contiguous if data is not None else self.is_contiguous()):
+        self = call_kw(aten("clone"), self._keyset, (self,), {"memory_format": contiguous_format})
+    return _view(self, [-1])
+
+
+@register("atleast_1d", CIA)
+def atleast_1d(self: Tensor) -> Tensor:
+    return reshape(self, [1]) if not self._shape else self
+
+
+@register("atleast_2d", CIA)
+def atleast_2d(self: Tensor) -> Tensor:
+    ndim = len(self._shape)
+    if ndim == 0:
+        return reshape(self, [1, 1])
+    if ndim == 1:
+        return call(aten("unsqueeze"), self._keyset, self, 0)
+    return self
+
+
+@register("atleast_3d", CIA)
+def atleast_3d(self: Tensor) -> Tensor:
+    ndim = len(self._shape)
+    if ndim == 0:
+        return reshape(self, [1, 1, 1])
+    if ndim == 1:
+        self = call(aten("unsqueeze"), self._keyset, self, 0)
+    if ndim <= 2:
+        return call(aten("unsqueeze"), self._keyset, self, -1)
+    return self
+
+
+@register("atleast_1d_sequence", CIA)
+def atleast_1d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
+    return [atleast_1d(t) for t in tensors]
+
+
+@register("atleast_2d_sequence", CIA)
+def atleast_2d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
+    return [atleast_2d(t) for t in tensors]
+
+
+@register("atleast_3d_sequence", CIA)
+def atleast_3d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
+    return [atleast_3d(t) for t in tensors]
+
+
+def _cat(tensors: list[Tensor], dim: int) -> Tensor:
+    ks = 0
+    for t in tensors:
+        ks |= t._keyset
+    if dim == 0:
+        return call(aten("cat"), ks, tensors)
+    return call(aten("cat"), ks, tensors, dim)
+
+
+def _check_non_empty(tensors: Sequence[Tensor], name: str) -> None:
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+
+
+@register("hstack", CIA)
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    _check_non_empty(tensors, "hstack")
+    pieces = [atleast_1d(t) for t in tensors]
+    return _cat(pieces, 0 if len(pieces[0]._shape) == 1 else 1)
+
+
+@register("vstack", CIA)
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    _check_non_empty(tensors, "vstack")
+    return _cat([atleast_2d(t) for t in tensors], 0)
+
+
+@register("dstack", CIA)
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    _check_non_empty(tensors, "dstack")
+    return _cat([atleast_3d(t) for t in tensors], 2)
+
+
+@register("column_stack", CIA)
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    _check_non_empty(tensors, "column_stack")
+    columns = [_view(t, [math.prod(t._shape), 1]) if len(t._shape) <= 1 else t for t in tensors]
+    return _cat(columns, 1)
+

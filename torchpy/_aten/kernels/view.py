@@ -679,3 +679,48 @@ def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> 
             f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
             f"dimension {d}), but got split_sizes={shape_str(split_sizes)}")
     return _slices(self, d, split_sizes)
+
+
+@register("unsafe_split", (CEA, "Meta"))
+def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
+    """split whose pieces autograd does not track as views: same memory, no base."""
+    return [_untracked(p) for p in split(self, split_size, dim)]
+
+
+@register("unsafe_split_with_sizes", (CEA, "Meta"))
+def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
+    return [_untracked(p) for p in split_with_sizes(self, split_sizes, dim)]
+
+
+def _untracked(piece: Tensor) -> Tensor:
+    piece._base = None
+    piece._version_counter = None
+    return piece
+
+
+# --- unfold ----------------------------------------------------------------------------------------
+
+
+@register("unfold", ("CPU", "Meta"))
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Windows of `size` along `dimension`, `step` apart: that dim counts windows, a new last
+    dim walks within one."""
+    shape, strides = self._shape, self.stride()
+    n = len(shape)
+    d = _wrap_dim(dimension, n)
+    length = shape[d] if n else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if n == 0:
+        new_shape, new_strides = (size,), (1,)
+    else:
+        windows = (length - size) // step + 1
+        new_shape = shape[:d] + (windows,) + shape[d + 1:] + (size,)
+        new_strides = strides[:d] + (strides[d] * step,) + strides[d + 1:] + (strides[d],)
+    offset = self.storage_offset()
+    arr = None if self._data is None else strided_array(self, new_shape, new_strides, offset)
+    return _view(self, arr, new_shape, new_strides, offset)
