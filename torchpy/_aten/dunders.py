@@ -26,11 +26,17 @@ import numpy as np
 
 from .._dispatch.ops import op_for
 from .._tensor import dtype as _dt
-from .._tensor.tensor import Tensor, wrapped_number
+from .._tensor.dtype import from_numpy_dtype
+from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .python_api import PythonOp
 
 _NOT_A_NUMBER = object()
 _PLAIN_NUMBERS = frozenset({bool, int, float, complex})
+
+
+def _as_tensor(x: Any) -> Any:
+    """A NumPy array operand as a tensor (a copy), as torch's argument parser takes it."""
+    return from_array(np.array(x), from_numpy_dtype(x.dtype))
 
 
 def _as_number(x: Any) -> Any:
@@ -38,7 +44,8 @@ def _as_number(x: Any) -> Any:
     if type(x) in _PLAIN_NUMBERS:
         return x
     if isinstance(x, np.generic) and x.dtype.kind in "biufc":
-        return x.item()
+        # torch reads a NumPy bool as a float (np.bool_(True) + int_tensor is float32)
+        return float(x) if x.dtype.kind == "b" else x.item()
     for kind in (bool, int, float, complex):
         if isinstance(x, kind):
             return kind(x)
@@ -49,9 +56,10 @@ def _aten(qualified: str) -> Any:
     return op_for("aten::" + qualified)
 
 
-def _binary(tensor_op: str, number_op: str | None = None) -> Callable:
+def _binary(tensor_op: str, number_op: str | None = None, arrays: bool = True) -> Callable:
     """self OP other: `tensor_op`(self, other) for a tensor; for a number, `number_op`(self, n)
-    if given (a Scalar overload), else `tensor_op` with the number wrapped."""
+    if given (a Scalar overload), else `tensor_op` with the number wrapped. `arrays`: a NumPy
+    array operand is taken as a tensor (torch's reflected operators refuse it)."""
     on_tensor = _aten(tensor_op)
     on_number = _aten(number_op) if number_op else None
 
@@ -60,6 +68,8 @@ def _binary(tensor_op: str, number_op: str | None = None) -> Callable:
             return on_tensor(self, other)
         number = _as_number(other)
         if number is _NOT_A_NUMBER:
+            if arrays and isinstance(other, np.ndarray):
+                return on_tensor(self, _as_tensor(other))
             return NotImplemented
         if on_number is not None:
             return on_number(self, number)
@@ -152,11 +162,6 @@ _BINARY = {
     "__eq__": ("eq.Tensor", "eq.Scalar"), "__ne__": ("ne.Tensor", "ne.Scalar"),
     "__lt__": ("lt.Tensor", "lt.Scalar"), "__le__": ("le.Tensor", "le.Scalar"),
     "__gt__": ("gt.Tensor", "gt.Scalar"), "__ge__": ("ge.Tensor", "ge.Scalar"),
-    # commutative ops reflect to the same call, self first (2 + x is add(x, 2))
-    "__radd__": ("add.Tensor", None), "__rmul__": ("mul.Tensor", None),
-    "__rand__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
-    "__ror__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
-    "__rxor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
     # in place
     "__iadd__": ("add_.Tensor", None), "__isub__": ("sub_.Tensor", None),
     "__imul__": ("mul_.Tensor", None), "__itruediv__": ("div_.Tensor", None),
@@ -168,6 +173,14 @@ _BINARY = {
     "__ixor__": ("bitwise_xor_.Tensor", "bitwise_xor_.Scalar"),
     "__ilshift__": ("__ilshift__.Tensor", "__ilshift__.Scalar"),
     "__irshift__": ("__irshift__.Tensor", "__irshift__.Scalar"),
+}
+
+# Commutative ops reflect to the same call, self first (2 + x is add(x, 2)).
+_COMMUTED = {
+    "__radd__": ("add.Tensor", None), "__rmul__": ("mul.Tensor", None),
+    "__rand__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
+    "__ror__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
+    "__rxor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
 }
 
 # Python's __rOP__ for non-commutative ops: the number (or other tensor) is the first operand.
@@ -196,6 +209,8 @@ def install(methods: dict[str, PythonOp]) -> None:
 
     for name, (tensor_op, number_op) in _BINARY.items():
         setattr(Tensor, name, _binary(tensor_op, number_op))
+    for name, (tensor_op, number_op) in _COMMUTED.items():
+        setattr(Tensor, name, _binary(tensor_op, number_op, arrays=False))
     for name, (tensor_op, number_op) in _REFLECTED.items():
         setattr(Tensor, name, _reflected(tensor_op, number_op))
     for name, op in _UNARY.items():
@@ -204,6 +219,7 @@ def install(methods: dict[str, PythonOp]) -> None:
     Tensor.__rtruediv__ = _rtruediv
     Tensor.__pos__ = _pos
     Tensor.__invert__ = _invert
+    Tensor.__array_priority__ = 1000  # NumPy scalars and arrays defer to Tensor's operators
     Tensor.__matmul__ = _matmul(reflected=False)
     Tensor.__rmatmul__ = _matmul(reflected=True)
     where = FUNCTIONS.get(("", "where"))

@@ -526,10 +526,11 @@ def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> C
         try:
             result = kernel(self, *args, **kwargs)
         except Exception:
-            # PyTorch checks the broadcast shape, then the dtype, then runs its dtype dispatch
+            # PyTorch's order: the op's own checks, the broadcast shape, the dtype, its dtype dispatch
+            result = result_dtype(self, *args, **kwargs) if result_dtype is not None else None
             _check_inplace_shape(self, broadcast_shapes(*(x._shape for x in (self, *args) if isinstance(x, Tensor))))
-            if result_dtype is not None:
-                check_out_dtype("castable", result_dtype(self, *args, **kwargs), self)
+            if result is not None:
+                check_out_dtype("castable", result, self)
             raise
         return write_inplace(self, result)
 

@@ -587,15 +587,26 @@ def _right_shift(xp: Any, self: Any, other: Any) -> Any:
     return shifted.astype(self.dtype)
 
 
-for _name, _impl, _label in (("lshift", _left_shift, "lshift_cpu"), ("rshift", _right_shift, "rshift_cpu")):
-    _shift = make_kernel(_impl, dtypes=INTEGRAL, label=_label, warns=False)
+def _check_dunder_shift(name: str) -> Callable:
+    def check(promoted: _dt.dtype, *args: Any) -> None:
+        if on_meta(args) and (promoted is _dt.bool or promoted.is_floating_point or promoted.is_complex):
+            raise RuntimeError(f"{name}: Expected input tensor to have an integral dtype. Got {promoted}")
+
+    return check
+
+
+for _name, _impl in (("lshift", _left_shift), ("rshift", _right_shift)):
+    _shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False)
     _long = "bitwise_left_shift" if _name == "lshift" else "bitwise_right_shift"
     register(_long, BACKEND, _shift)
     register_variants(_long, _shift, BACKEND)
-    for _overload in (f"dunder_{_name}", f"dunder_{_name}_Scalar"):  # aten::__lshift__ & co.
-        register(_overload, BACKEND, _shift)
-        register(_overload + "_", BACKEND, inplace_variant(_shift))
-        generated_out(_overload + "_out", _shift)
+    # aten::__lshift__ & co.: the same kernel; PyTorch's meta kernel for them checks the dtype
+    _dunder_shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False,
+                                check=_check_dunder_shift(_name))
+    for _overload in (f"dunder_{_name}", f"dunder_{_name}_Scalar"):
+        register(_overload, BACKEND, _dunder_shift)
+        register(_overload + "_", BACKEND, inplace_variant(_dunder_shift))
+        generated_out(_overload + "_out", _dunder_shift)
 
 for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
     _forward_scalar(f"{_op}_Tensor_Scalar" if "shift" in _op else f"{_op}_Scalar", f"{_op}.Tensor", generated=False)
