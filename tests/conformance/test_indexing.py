@@ -660,3 +660,54 @@ def test_setitem_accumulates_nothing_and_getitem_errors():
     check_error(lambda t, x: x[:, t.tensor([0, 4])], values(3, 4))
     check_error(lambda t, x: x[t.tensor([True, False])], values(3, 4))
     check_error(lambda t, x: x[t.tensor([1.0])], values(3, 4))
+
+
+# --- random index lists ----------------------------------------------------------------------------
+
+
+def _random_index_case(rng: np.random.Generator):
+    """A random tensor and a random aten index list (None / integer tensors / bool masks)
+    that stays within the tensor's dims; out-of-range values now and then."""
+    shape = tuple(int(s) for s in rng.integers(0, 4, int(rng.integers(1, 5))))
+    arrays, entries, pos = [], [], 0
+    while pos < len(shape) and (not entries or rng.random() < 0.6):
+        kind = rng.choice(["none", "int", "mask"], p=[0.3, 0.5, 0.2])
+        if kind == "none":
+            entries.append(None)
+            pos += 1
+            continue
+        if kind == "int":
+            size = shape[pos]
+            index_shape = tuple(int(s) for s in rng.integers(1, 3, int(rng.integers(0, 3))))
+            arrays.append(rng.integers(-size - (rng.random() < 0.1), size + (rng.random() < 0.1), index_shape)
+                          if size else np.zeros(index_shape, np.int64))
+            pos += 1
+        else:
+            mask_dims = min(int(rng.integers(1, 3)), len(shape) - pos)
+            arrays.append(rng.random(shape[pos:pos + mask_dims]) > 0.5)
+            pos += mask_dims
+        entries.append(len(arrays) - 1)
+    return rng.standard_normal(shape).astype(np.float32), entries, arrays
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_index_and_index_put(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        x, entries, arrays = _random_index_case(rng)
+        if all(e is None for e in entries):
+            continue  # torch fails an internal assert there
+        inputs = [x] + [Input(a, "bool" if a.dtype == bool else "int64") for a in arrays]
+
+        def key(tensors):
+            return [None if e is None else tensors[e] for e in entries]
+
+        try:
+            expected = index(torch, *[_convert(v, torch) for v in inputs[:1]], *key([_convert(v, torch) for v in inputs[1:]]))
+        except IndexError:
+            check_error(lambda t, x, *ts: index(t, x, *key(ts)), *inputs)
+            continue
+        check(lambda t, x, *ts: index(t, x, *key(ts)), *inputs)
+        values_ = rng.standard_normal(tuple(expected.shape)).astype(np.float32)
+        check(lambda t, x, v, *ts: t.ops.aten.index_put.default(x, key(ts), v, True), x, values_, *inputs[1:], atol=1e-5)
+        check(lambda t, x, v, *ts: t.ops.aten.index_put.default(x, key(ts), v), x, values_[-1:] if values_.ndim else values_, *inputs[1:])

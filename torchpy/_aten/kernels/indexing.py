@@ -26,10 +26,9 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
-from .variants import resize_, write_out
+from .variants import write_out
 
 CPU_META = ("CPU", "Meta")
-_INDEX_DTYPES = (_dt.int64, _dt.int32)
 
 # caffe2 TypeMeta names, which structured kernels' out= checks print.
 TYPEMETA_NAMES = {
@@ -135,10 +134,6 @@ def clone(t: Tensor) -> Tensor:
     if t._data is None:
         return meta_tensor(t._shape, t._dtype)
     return from_array(np.array(t._data, copy=True, order="K"), t._dtype)  # preserve_format
-
-
-def is_meta(*tensors: Tensor) -> bool:
-    return any(t._data is None for t in tensors)
 
 
 def check_no_internal_overlap(t: Tensor) -> None:
@@ -316,6 +311,8 @@ def _check_index_bounds(self_shape: tuple[int, ...], expanded: list[Any]) -> Non
     PyTorch names the dimension by the index tensor's position among the non-None ones.
     """
     positioned = [(d, a) for d, a in enumerate(expanded) if a is not None]
+    if any(self_shape[d] == 0 for d, _ in positioned):  # checked before any element
+        raise IndexError("index is out of bounds for dimension with size 0")
     bad_masks = []
     for d, a in positioned:
         size = self_shape[d]
@@ -328,8 +325,6 @@ def _check_index_bounds(self_shape: tuple[int, ...], expanded: list[Any]) -> Non
     for j, (b, a) in enumerate(zip(bad, arrays)):
         if b.reshape(-1)[first]:
             size = self_shape[positioned[j][0]]
-            if size == 0:
-                raise IndexError("index is out of bounds for dimension with size 0")
             raise IndexError(f"index {int(a.reshape(-1)[first])} is out of bounds for dimension {j} with size {size}")
 
 
@@ -353,13 +348,18 @@ def _prepare_index(self: Tensor, indices: Sequence[Tensor | None]) -> tuple[list
     meta = self._data is None
     _check_index_count(self, indices, meta)
     expanded = _expand_indices(self, indices)
-    for d in range(len(expanded)):
-        _wrap_dim(d, len(self._shape))  # a mask reaching past self's dims fails as in PyTorch
     shapes = [a if isinstance(a, tuple) else a.shape for a in expanded if a is not None]
     if not shapes:
         raise RuntimeError("sym_strides() called on an undefined Tensor")
     broadcast = _broadcast_index_shapes(shapes, meta)
-    return expanded, _index_result_shape(self._shape, expanded, broadcast)
+    while expanded[-1] is None:  # trailing whole-dim entries change nothing (even past the end)
+        expanded.pop()
+    for d in range(len(expanded)):
+        _wrap_dim(d, len(self._shape))  # a mask reaching past self's dims fails as in PyTorch
+    shape = _index_result_shape(self._shape, expanded, broadcast)
+    if 0 in shape and 0 not in broadcast and any(self._shape[d] == 0 for d, a in enumerate(expanded) if a is not None):
+        raise IndexError("index is out of bounds for dimension with size 0")  # even with nothing to read
+    return expanded, shape
 
 
 def index(self: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
@@ -372,13 +372,16 @@ def index(self: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
     expanded, shape = _prepare_index(self, indices)
     if self._data is None:
         return meta_tensor(shape, self._dtype)
+    if 0 in shape:  # nothing is read, so no index value is checked (NumPy would check them)
+        return from_array(np.empty(shape, self._data.dtype), self._dtype)
     try:  # NumPy checks bounds (the same range, negatives wrapping) before it reads
         result = self._data[_numpy_key(expanded)]
     except IndexError:
         _check_index_bounds(self._shape, expanded)  # PyTorch's message
         raise
-    # NumPy may hand back a transposed layout; PyTorch's result is contiguous
-    return from_array(np.ascontiguousarray(result), self._dtype)
+    if not result.flags.c_contiguous:  # NumPy may hand back a transposed layout
+        result = result.copy()
+    return from_array(result, self._dtype)
 
 
 def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
@@ -435,6 +438,8 @@ def _index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Ten
             f"Index put requires the source and destination dtypes match, got "
             f"{self._dtype._c10_name} for the destination and {values._dtype._c10_name} for the source."
         )
+    if 0 in shape:
+        return self
     key = _numpy_key(expanded)
     try:  # NumPy checks every index before it writes anything
         if accumulate:
@@ -704,7 +709,8 @@ _register_inplace_family("scatter_add", scatter_add_)
 
 # --- scatter_reduce.two ---------------------------------------------------------------------------
 
-_TWO_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.fmax, "amin": np.fmin}
+# amax / amin propagate NaN in PyTorch, as np.maximum / np.minimum do
+_TWO_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
 
 
 def _reduction_identity(reduce: str, np_dtype: np.dtype) -> Any:
@@ -747,13 +753,10 @@ def scatter_reduce_two_(self: Tensor, dim: int, index: Tensor, src: Tensor, redu
 
 def _scatter_reduce_arrays(target: np.ndarray, key: tuple, values: np.ndarray, reduce: str,
                            include_self: bool) -> None:
-    # NaN propagates through amax / amin in PyTorch: fmax/fmin would drop it, so mark NaNs.
-    ufunc = _TWO_REDUCTIONS[reduce]
-    if reduce in ("amax", "amin") and target.dtype.kind not in "iub":
-        ufunc = np.maximum if reduce == "amax" else np.minimum
     if not include_self:
         target[key] = _reduction_identity(reduce, target.dtype)
-    ufunc.at(target, key, values)
+    with np.errstate(invalid="ignore"):
+        _TWO_REDUCTIONS[reduce].at(target, key, values)
     if reduce == "mean":
         counts = np.zeros(target.shape, np.int64)
         np.add.at(counts, key, 1)
