@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Sequence
 from ..._dispatch.ops import ops
 from ..._tensor.tensor import Tensor
 from ..registry import register
+from .linalg import aten_call
 
 aten = ops.aten
 
@@ -226,10 +227,10 @@ def _align_operands(tensors: Sequence[Tensor], op_labels: list[list[int]],
                 op = _movedim_last_to(op, previous)
         for k, value in enumerate(permutation):
             if value == -1:
-                op = aten.unsqueeze.default(op, dim)
+                op = aten_call("unsqueeze", op, dim)
                 permutation[k] = dim
                 dim += 1
-        aligned.append(aten.permute.default(op, permutation))
+        aligned.append(aten_call("permute", op, permutation))
     return aligned, dim_counts
 
 
@@ -237,7 +238,7 @@ def _movedim_last_to(op: Tensor, destination: int) -> Tensor:
     """op.movedim(-1, destination), which PyTorch decomposes into one permute."""
     order = list(range(op.dim() - 1))
     order.insert(destination, op.dim() - 1)
-    return aten.permute.default(op, order)
+    return aten_call("permute", op, order)
 
 
 def _contract(operands: list[Tensor], dim_counts: list[int], out_num_dim: int, perm_index: int,
@@ -274,9 +275,9 @@ def _contract(operands: list[Tensor], dim_counts: list[int], out_num_dim: int, p
                     b_dims.append(dim)
                     dim_counts[dim] = 0
         if a_dims:
-            a = aten.sum.dim_IntList(a, a_dims, True)
+            a = aten_call("sum.dim_IntList", a, a_dims, True)
         if b_dims:
-            b = aten.sum.dim_IntList(b, b_dims, True)
+            b = aten_call("sum.dim_IntList", b, b_dims, True)
         pair = _sumproduct_pair(a, b, sum_dims)
         if path is not None:
             ops_left.append(pair)
@@ -286,8 +287,8 @@ def _contract(operands: list[Tensor], dim_counts: list[int], out_num_dim: int, p
     result = ops_left[0]
     if perm_index - out_num_dim > 0:
         if num_ops > 1:  # every contraction dim has size 1 by now
-            return aten.view.default(result, list(result._shape[:out_num_dim]))
-        return aten.sum.dim_IntList(result, list(range(out_num_dim, perm_index)))
+            return aten_call("view", result, list(result._shape[:out_num_dim]))
+        return aten_call("sum.dim_IntList", result, list(range(out_num_dim, perm_index)))
     return result
 
 
@@ -307,9 +308,9 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
                     raise RuntimeError("non-broadcast dimensions must match")
                 sum_size *= left._shape[i]
             elif sl:
-                left = aten.sum.dim_IntList(left, [i], True)
+                left = aten_call("sum.dim_IntList", left, [i], True)
             elif sr:
-                right = aten.sum.dim_IntList(right, [i], True)
+                right = aten_call("sum.dim_IntList", right, [i], True)
         elif sl and sr:
             if left._shape[i] != right._shape[i]:
                 raise RuntimeError("non-broadcast dimensions must match")
@@ -334,10 +335,10 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
     opermutation = [-1] * len(out_size)
     for position, d in enumerate(lro + lo + sum_dims + ro):
         opermutation[d] = position
-    left = aten.reshape.default(aten.permute.default(left, lpermutation), [lro_size, lo_size, sum_size])
-    right = aten.reshape.default(aten.permute.default(right, rpermutation), [lro_size, sum_size, ro_size])
+    left = aten_call("reshape", aten_call("permute", left, lpermutation), [lro_size, lo_size, sum_size])
+    right = aten_call("reshape", aten_call("permute", right, rpermutation), [lro_size, sum_size, ro_size])
     result = aten.bmm.default(left, right)
-    return aten.permute.default(aten.view.default(result, out_size), opermutation)
+    return aten_call("permute", aten_call("view", result, out_size), opermutation)
 
 
 def _einsum_subscripts(sublist: Sequence[Any]) -> str:

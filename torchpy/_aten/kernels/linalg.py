@@ -25,11 +25,19 @@ from ..._dispatch.ops import ops
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import contiguous_format
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..fastcall import aten as _overload
+from ..fastcall import call
 from ..registry import register
 from .factory import element, write_factory_result
 from .variants import write_inplace
 
 aten = ops.aten
+
+
+def aten_call(name: str, tensor: Tensor, *args: Any) -> Tensor:
+    """aten `name`(tensor, *args) with arguments already in normalized form (positional, no
+    trailing defaults): dispatched as usual, without the binder."""
+    return call(_overload(name), tensor._keyset, tensor, *args)
 
 # PyTorch's TypeMeta names, which some of its dtype messages print.
 _TYPE_NAMES = {
@@ -420,7 +428,7 @@ def _should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
     (or must, to keep the smaller operand's gradient small). As in PyTorch, a larger tensor2
     is looked at as tensor2.mT, a transpose the dispatcher sees."""
     first_larger = tensor1.dim() >= tensor2.dim()
-    larger = tensor1 if first_larger else aten.transpose.int(tensor2, -2, -1)
+    larger = tensor1 if first_larger else aten_call("transpose.int", tensor2, -2, -1)
     smaller = tensor2 if first_larger else tensor1
     if not (larger.dim() >= 3 and smaller.dim() <= 2):
         return False
@@ -448,7 +456,7 @@ def _matmul(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> Tensor:
     if dim1 == 2 and dim2 == 1:
         return aten.mv.default(tensor1, tensor2)
     if dim1 == 1 and dim2 == 2:
-        return aten.squeeze_.dim(aten.mm.default(aten.unsqueeze.default(tensor1, 0), tensor2), 0)
+        return aten.squeeze_.dim(aten.mm.default(aten_call("unsqueeze", tensor1, 0), tensor2), 0)
     if dim1 == 2 and dim2 == 2:
         return aten.mm.default(tensor1, tensor2)
     if _should_fold(tensor1, tensor2, has_out):
@@ -460,7 +468,7 @@ def _matmul_folded(tensor1: Tensor, tensor2: Tensor) -> Tensor:
     """N-D @ 1-D/2-D (or the transpose of 1-D/2-D @ N-D) as one mm or mv over folded rows."""
     transpose = tensor2.dim() > tensor1.dim()
     if transpose:
-        t1 = aten.transpose.int(tensor2, -2, -1)
+        t1 = aten_call("transpose.int", tensor2, -2, -1)
         t2 = aten.t.default(tensor1) if tensor1.dim() == 2 else tensor1
     else:
         t1, t2 = tensor1, tensor2
@@ -470,13 +478,13 @@ def _matmul_folded(tensor1: Tensor, tensor2: Tensor) -> Tensor:
     t2_is_matrix = t2.dim() == 2
     if t2_is_matrix:
         output_shape.append(t2._shape[1])
-    t1_folded = aten.reshape.default(t1, [folded_rows, sizes1[-1]])
+    t1_folded = aten_call("reshape", t1, [folded_rows, sizes1[-1]])
     if not t2_is_matrix:
-        return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), output_shape)
-    output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), output_shape)
+        return aten_call("_unsafe_view", aten.mv.default(t1_folded, t2), output_shape)
+    output = aten_call("_unsafe_view", aten.mm.default(t1_folded, t2), output_shape)
     if not transpose:
         return output
-    output = aten.transpose.int(output, -2, -1)
+    output = aten_call("transpose.int", output, -2, -1)
     if output.is_contiguous():
         return output
     return aten.clone.default(output, memory_format=contiguous_format)
@@ -497,28 +505,28 @@ def _matmul_batched(tensor1: Tensor, tensor2: Tensor) -> Tensor:
     # go through the folding path instead (PyTorch does so for grad-requiring or subclass inputs).
     if dim1 == 3 and dim2 == 3 and batch1[0] != batch2[0]:
         if batch1[0] == 1 and (tensor1.requires_grad or _subclass_like(tensor1)):
-            return _matmul(aten.squeeze.dim(tensor1, 0), tensor2, has_out=False)
+            return _matmul(aten_call("squeeze.dim", tensor1, 0), tensor2, has_out=False)
         if batch2[0] == 1 and (tensor2.requires_grad or _subclass_like(tensor2)):
-            return _matmul(tensor1, aten.squeeze.dim(tensor2, 0), has_out=False)
+            return _matmul(tensor1, aten_call("squeeze.dim", tensor2, 0), has_out=False)
 
     output_shape = _batch_broadcast(batch1, batch2)
     batch = math.prod(output_shape)
-    expanded1 = aten.expand.default(tensor1, output_shape + [n, m1])
-    expanded1 = aten.reshape.default(expanded1, [batch, n, m1])
+    expanded1 = aten_call("expand", tensor1, output_shape + [n, m1])
+    expanded1 = aten_call("reshape", expanded1, [batch, n, m1])
     vector_rhs = dim2 == 1
-    expanded2 = aten.expand.default(tensor2, output_shape + ([m2] if vector_rhs else [m2, p]))
+    expanded2 = aten_call("expand", tensor2, output_shape + ([m2] if vector_rhs else [m2, p]))
     if vector_rhs:
-        expanded2 = aten.unsqueeze.default(aten.reshape.default(expanded2, [batch, m2]), 2)
+        expanded2 = aten_call("unsqueeze", aten_call("reshape", expanded2, [batch, m2]), 2)
     else:
-        expanded2 = aten.reshape.default(expanded2, [batch, m2, p])
+        expanded2 = aten_call("reshape", expanded2, [batch, m2, p])
     if dim1 > 1:
         output_shape.append(n)
     if dim2 > 1:
         output_shape.append(p)
     product = aten.bmm.default(expanded1, expanded2)
     if vector_rhs:
-        product = aten.squeeze.dim(product, -1)
-    return aten._unsafe_view.default(product, output_shape)
+        product = aten_call("squeeze.dim", product, -1)
+    return aten_call("_unsafe_view", product, output_shape)
 
 
 def matmul_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
@@ -541,7 +549,7 @@ def outer(self: Tensor, vec2: Tensor) -> Tensor:
     for name, t in (("self", self), ("vec2", vec2)):
         if t.dim() != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-    return aten.mul.Tensor(aten.reshape.default(self, [self._shape[0], 1]), vec2)
+    return aten.mul.Tensor(aten_call("reshape", self, [self._shape[0], 1]), vec2)
 
 
 def outer_out(self: Tensor, vec2: Tensor, *, out: Tensor) -> Tensor:
@@ -572,10 +580,10 @@ def _bias_likely_fusable(bias: Tensor) -> bool:
 def _flatten_nd_linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     """Any-rank contiguous input as one addmm over its rows."""
     sizes = list(input._shape)
-    flattened = aten.view.default(input, [math.prod(sizes[:-1]), sizes[-1]])
+    flattened = aten_call("view", input, [math.prod(sizes[:-1]), sizes[-1]])
     result = aten.addmm.default(bias, flattened, aten.t.default(weight))
     sizes[-1] = result._shape[1]
-    return aten.view.default(result, sizes)
+    return aten_call("view", result, sizes)
 
 
 def linear_out(input: Tensor, weight: Tensor, bias: Tensor | None = None, *, out: Tensor) -> Tensor:
