@@ -358,3 +358,18 @@ def test_stack():
     check_error(lambda t, x: t.stack([x, x], 3), x)
     check_error(lambda t, x: t.stack([x, x], -4), x)
     check_ops_seen(lambda t, x: (t.stack([x, x], 1), t.cat([x, x.t().t()])), x)
+
+
+def test_is_contiguous_memory_formats():
+    def fn(t, x):
+        cl = x.contiguous(memory_format=t.channels_last)
+        return [(v.is_contiguous(), v.is_contiguous(memory_format=t.channels_last),
+                 v.is_contiguous(memory_format=t.contiguous_format), v.is_contiguous(memory_format=t.preserve_format))
+                for v in (x, cl, x[:, :1], x.transpose(1, 3), x[0])]
+
+    check(fn, values(2, 3, 4, 5))
+    check(fn, values(2, 1, 1, 1))
+    check(lambda t, x: x.is_contiguous(memory_format=t.channels_last), Input(np.zeros((0, 3, 2, 2)), "float32"))
+    check(lambda t, x: x.contiguous(memory_format=t.channels_last_3d).is_contiguous(
+        memory_format=t.channels_last_3d), values(1, 2, 3, 4, 5))
+    check_error(lambda t, x: x.is_contiguous(t.contiguous_format), values(2, 3), match_message=False)

@@ -8,7 +8,9 @@ calls:
     call(aten("transpose.int"), x._keyset, x, 0, 1)
 
 `ks` is the OR of the tensor arguments' key sets. The dispatch is the normal one (TLS,
-modes, autograd, fallbacks all apply); only argument binding is skipped.
+modes, autograd, fallbacks all apply); only argument binding is skipped. While a
+torchpy.dispatch_trace is active (it swaps OpOverload.__call__) calls go through the op
+itself, so the trace sees them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .._dispatch.ops import OpOverload, op_for
 
 _local = tls.local
 _OPS: dict[str, OpOverload] = {}
+_PLAIN_CALL = OpOverload.__call__
 
 
 def aten(name: str) -> OpOverload:
@@ -32,6 +35,8 @@ def aten(name: str) -> OpOverload:
 
 def call(op: OpOverload, ks: int, *args: Any) -> Any:
     """op(*args) for normalized positional arguments whose tensors' key sets OR to `ks`."""
+    if OpOverload.__call__ is not _PLAIN_CALL:
+        return op(*args)
     salted = ks | _local.salt
     fn = op._call_cache.get(salted)
     if fn is not None:
@@ -44,6 +49,8 @@ def call(op: OpOverload, ks: int, *args: Any) -> Any:
 
 def call_kw(op: OpOverload, ks: int, args: tuple, kwargs: dict) -> Any:
     """call() for normalized arguments that include keyword-only ones."""
+    if OpOverload.__call__ is not _PLAIN_CALL:
+        return op(*args, **kwargs)
     salted = ks | _local.salt
     fn = op._call_cache.get(salted)
     if fn is not None:

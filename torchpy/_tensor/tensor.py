@@ -205,11 +205,18 @@ class Tensor:
     def is_complex(self) -> bool:
         return self._dtype.is_complex
 
-    def is_contiguous(self, memory_format: Any = None) -> bool:
-        if 0 in self._shape:  # no elements: contiguous whatever the strides
+    def is_contiguous(self, *, memory_format: Any = None) -> bool:
+        dims = _CHANNELS_LAST_DIMS.get(getattr(memory_format, "_name", None))
+        if dims is not None:  # NHWC / NDHWC: dims innermost first are C, W, H, (D), N
+            if len(self._shape) != len(dims):
+                return False
+            order = zip([self._shape[d] for d in dims], [self.stride()[d] for d in dims])
+        elif 0 in self._shape:  # no elements: contiguous whatever the strides
             return True
+        else:
+            order = zip(reversed(self._shape), reversed(self.stride()))
         expected = 1
-        for size, stride in zip(reversed(self._shape), reversed(self.stride())):
+        for size, stride in order:
             if size != 1 and stride != expected:
                 return False
             expected *= size
@@ -366,6 +373,9 @@ class Tensor:
         if not self._shape and self._data is not None:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
+
+
+_CHANNELS_LAST_DIMS = {"channels_last": (1, 3, 2, 0), "channels_last_3d": (1, 4, 3, 2, 0)}
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
