@@ -286,3 +286,29 @@ def test_dispatch_mode_sees_random_ops_as_torch_does():
     assert_same_dispatch(lambda t, a: (t.rand_like(a), t.randn_like(a), t.randint_like(a, 5),
                                        t.randint_like(a, 2, 5), a.uniform_(), a.normal_(1, 2), a.random_(3),
                                        a.random_(1, 3), a.random_()), randn(2, 3))
+
+
+# --- torch.normal ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+def test_normal_functional(dtype):
+    def run(t):
+        d = getattr(t, dtype)
+        m = t.arange(20, dtype=d)
+        s = t.full((20,), 2.0, dtype=d)
+        return [t.normal(m, s), t.normal(m, 0.5), t.normal(1.0, s), t.normal(m[:5]), t.normal(3.0, 2.0, (3, 2), dtype=d),
+                t.normal(t.zeros(3, dtype=d), t.ones(2, 1, dtype=t.float32)),
+                t.normal(0.0, 1.0, (4,), generator=t.Generator().manual_seed(1))]
+
+    check(seeded(run), atol=1e-6 if dtype != "float16" else 1e-3, rtol=1e-6 if dtype != "float16" else 1e-3)
+
+
+def test_normal_functional_meta_errors_and_dispatch():
+    check(lambda t: [t.normal(t.empty(3, device="meta"), 2.0), t.normal(0.0, 1.0, (2,), device="meta"),
+                     t.normal(t.empty(3, device="meta"), t.empty(2, 1, device="meta"))])
+    check_error(lambda t: t.normal(t.zeros(3, dtype=t.int64), 1.0))
+    check_error(lambda t: t.normal(t.zeros(3), -1.0))
+    check_error(lambda t: t.normal(t.zeros(3), t.tensor([1.0, -1.0, 1.0])))
+    check_error(lambda t: t.normal(t.zeros(3), t.ones(4)))
+    assert_same_dispatch(lambda t, m, s: (t.normal(0.0, 1.0, (2,)), t.normal(m, 2.0), t.normal(1.0, s), t.normal(m, s),
+                                          t.normal(m)), randn(3), np.ones((2, 1), np.float32))

@@ -28,6 +28,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.device import CPU, canonical_device
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
+from .elementwise import broadcast_shapes
 from .factory import (
     check_shape, element, factory_out, is_meta, like_strides, new_tensor, register_backend_select,
     stride_order,
@@ -539,6 +540,61 @@ def randn(size: Sequence[int], *, generator: Generator | None = None, dtype: _dt
     return from_array(values.reshape(shape), d)
 
 
+# --- torch.normal -------------------------------------------------------------------------------
+
+def _standard_then_scaled(shape: tuple[int, ...], d: _dt.dtype, std: Any, mean: Any,
+                          generator: Generator | None) -> Tensor:
+    """PyTorch's normal(Tensor...): standard normals in d, then mul_(std) and add_(mean), each
+    step rounded to d."""
+    _check_floating(d, "normal_kernel_cpu")
+    np_dtype = _dt.to_numpy_dtype(d)
+    values = normal_values(_generator(generator), math.prod(shape), d, 0.0, 1.0, True).reshape(shape)
+    compute = np.float32 if d.itemsize == 2 else np_dtype
+    values = (values.astype(compute) * np.asarray(std, dtype=compute)).astype(np_dtype)
+    values = (values.astype(compute) + np.asarray(mean, dtype=compute)).astype(np_dtype)
+    return from_array(np.ascontiguousarray(values), d)
+
+
+def _check_std_tensor(std: Tensor) -> None:
+    if std._data is not None and bool((std._data < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+
+
+def normal_tensor_float(mean: Tensor, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_number_text(std)}")
+    if mean._data is None:
+        return meta_tensor(mean._shape, mean._dtype)
+    _check_floating(mean._dtype, "normal_kernel_cpu")
+    d = mean._dtype
+    values = normal_values(_generator(generator), mean.numel(), d, 0.0, std, True).reshape(mean._shape)
+    compute = np.float32 if d.itemsize == 2 else _dt.to_numpy_dtype(d)
+    return from_array(np.ascontiguousarray((values.astype(compute) + mean._data.astype(compute)).astype(
+        _dt.to_numpy_dtype(d))), d)
+
+
+def normal_float_tensor(mean: float, std: Tensor, *, generator: Generator | None = None) -> Tensor:
+    _check_std_tensor(std)
+    if std._data is None:
+        return meta_tensor(std._shape, std._dtype)
+    return _standard_then_scaled(std._shape, std._dtype, std._data, mean, generator)
+
+
+def normal_tensor_tensor(mean: Tensor, std: Tensor, *, generator: Generator | None = None) -> Tensor:
+    _check_std_tensor(std)
+    shape = broadcast_shapes(mean._shape, std._shape)
+    if mean._data is None or std._data is None:
+        return meta_tensor(shape, mean._dtype)
+    return _standard_then_scaled(shape, mean._dtype, std._data, mean._data, generator)
+
+
+def normal_float_float(mean: float, std: float, size: Sequence[int], *, generator: Generator | None = None,
+                       dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
+                       pin_memory: bool | None = None) -> Tensor:
+    shape, d = _fresh(size, dtype, device)
+    return normal_(new_tensor(shape, d, device), mean, std, generator=generator)
+
+
 def randint_low(low: int, high: int, size: Sequence[int], *, generator: Generator | None = None,
                 dtype: _dt.dtype | None = _dt.int64, layout: Any = None, device: Any = None,
                 pin_memory: bool | None = None) -> Tensor:
@@ -610,8 +666,11 @@ for _fn in (rand, randn, randint, randint_low, randperm, rand_like, randn_like, 
     register(_fn.__name__, _COMPOSITE, _fn)
 for _fn in (rand, randn, randint, randint_low, randperm):
     register(_fn.__name__ + "_out", _COMPOSITE, factory_out(_fn))
+for _fn in (normal_tensor_float, normal_float_tensor, normal_tensor_tensor):
+    register(_fn.__name__, _BOTH, _fn)
+register("normal_float_float", _COMPOSITE, normal_float_float)
 
 register_backend_select(
-    "rand", "rand.generator", "randn", "randn.generator", "randint", "randint.generator",
+    "normal.float_float", "rand", "rand.generator", "randn", "randn.generator", "randint", "randint.generator",
     "randint.low", "randint.low_generator", "randperm", "randperm.generator",
 )
