@@ -22,7 +22,6 @@ import numpy as np
 from .._tensor import dtype as _dt
 from .._tensor.enums import strided
 from .._tensor.tensor import Tensor, from_array, meta_tensor
-from .._dispatch.ops import ops
 from .._tensor.torch_function import dispatch_from_binding
 from .fast_methods import _moded
 from .fastcall import aten, call, call_kw
@@ -88,12 +87,7 @@ def _unsqueeze(self: Tensor, dim: int) -> Tensor:
 
 def _bool_index(self: Tensor, value: bool) -> Tensor:
     """The int64 index tensor a Python/0-dim bool turns into: [0] if true, [] if false."""
-    size = [1 if value else 0]
-    if not hasattr(ops.aten, "empty"):  # no factories: the same tensor, made directly
-        if self._data is None:
-            return meta_tensor(tuple(size), _dt.int64)
-        return from_array(np.zeros(size, np.int64), _dt.int64)
-    result = call_kw(aten("empty.memory_format"), 0, (size,),
+    result = call_kw(aten("empty.memory_format"), 0, ([1 if value else 0],),
                      {"dtype": _dt.int64, "layout": strided, "device": self._device})
     if value:
         call(aten("fill_.Scalar"), result._keyset, result, 0.0)
