@@ -1,7 +1,8 @@
 """Hand-written bindings for the hottest factories and matrix products.
 
-torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.mm(a, b), a.matmul(b), ...: for
-the common argument forms (plain ints or one tuple/list of them; two plain tensors) these
+torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10), torchpy.mm(a, b),
+a.matmul(b), ...: for the common argument forms (plain ints or one tuple/list of them; two
+plain tensors) these
 make the very aten call the generated binding makes, with the same normalized arguments
 (so a TorchDispatchMode sees device=cpu, pin_memory=False as under torch), skipping
 overload resolution and argument binding. Any other form, a TorchFunctionMode, or a
@@ -53,6 +54,24 @@ def _size_factory(op_name: str, generated: Callable) -> Callable:
                 options["device"] = CPU
                 options["pin_memory"] = False
                 return call_kw(op, 0, (size,), options)
+        if needs_override(args, kwargs):
+            return dispatch_from_binding(function, args, kwargs)
+        return python_op(args, kwargs)
+
+    return function
+
+
+def _arange(generated: Callable) -> Callable:
+    """arange(end) / arange(start, end) / arange(start, end, step) with plain ints."""
+    overloads = (aten("arange"), aten("arange.start"), aten("arange.start_step"))
+    python_op = generated._python_op
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs and 0 < len(args) <= 3 and not _moded() and all(type(a) is int for a in args):
+            op = overloads[len(args) - 1]
+            if len(args) == 3 and args[2] == 1:  # arange.start_step, its step equal to the default dropped
+                args = args[:2]
+            return call_kw(op, 0, args, {"device": CPU, "pin_memory": False})
         if needs_override(args, kwargs):
             return dispatch_from_binding(function, args, kwargs)
         return python_op(args, kwargs)
@@ -112,6 +131,7 @@ def install(namespace: dict[str, Any]) -> None:
     generated Tensor methods of the same names."""
     for name, op_name in _FACTORIES.items():
         namespace[name] = _wrap(name, _size_factory(op_name, namespace[name]), namespace[name])
+    namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
     for name, op_name in _PRODUCTS.items():
         namespace[name] = _wrap(name, _two_tensor_function(op_name, namespace[name]), namespace[name])
         generated_method = getattr(Tensor, name)
