@@ -225,15 +225,22 @@ def _box_muller_blocks(data: np.ndarray, mean: float, std: float, vectorized: bo
     """In place over blocks of 16 uniforms: the first 8 give radii, the last 8 angles.
     PyTorch's vectorized float32 kernel takes 2*pi as a float, its scalar one as a double."""
     blocks = data.reshape(-1, 16)
-    u1 = 1 - blocks[:, :8]
-    u2 = blocks[:, 8:]
-    radius = np.sqrt(-2 * np.log(u1))
+    scalar = data.dtype.type
+    radius = np.subtract(1, blocks[:, :8])  # (0, 1] for the log
+    np.log(radius, out=radius)
+    radius *= scalar(-2)
+    np.sqrt(radius, out=radius)
     if vectorized:
-        theta = np.float32(2.0 * math.pi) * u2
+        theta = np.float32(2.0 * math.pi) * blocks[:, 8:]
     else:
-        theta = (2.0 * math.pi * u2.astype(np.float64)).astype(data.dtype)
-    blocks[:, :8] = radius * np.cos(theta) * data.dtype.type(std) + data.dtype.type(mean)
-    blocks[:, 8:] = radius * np.sin(theta) * data.dtype.type(std) + data.dtype.type(mean)
+        theta = (2.0 * math.pi * blocks[:, 8:].astype(np.float64)).astype(data.dtype)
+    first, second = blocks[:, :8], blocks[:, 8:]
+    np.multiply(radius, np.cos(theta), out=first)
+    np.multiply(radius, np.sin(theta), out=second)
+    if std != 1:
+        blocks *= scalar(std)
+    if mean != 0:
+        blocks += scalar(mean)
 
 
 def _normal_fill(gen: Generator, n: int, d: _dt.dtype, mean: float, std: float) -> np.ndarray:
