@@ -14,8 +14,9 @@ computes it; otherwise `_stl.py` replays those algorithms on the row.
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -218,10 +219,27 @@ def _topk_rows(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> tuple[n
         replay = _rows_with_ties(top)
     values = top[:, :k]
     if replay.any():
-        for r in np.flatnonzero(replay):
-            order[r] = _stl_topk(rows[r].tolist(), k, largest, sorted)
-            values[r] = rows[r][order[r]]
+        which = np.flatnonzero(replay)
+        best_first = take_rows(_sort_key(rows[which]), full[which]).tolist()
+        positions = full[which].tolist()
+        replay_row = _stl_topk_cached if n <= 256 else _stl_topk  # remember short rows only
+        order[which] = [replay_row(tuple(_ranks(v, p)), k, sorted) for v, p in zip(best_first, positions)]
+        values[which] = take_rows(rows[which], order[which])
     return order, values
+
+
+def _ranks(best_first: list, positions: list[int]) -> list[int]:
+    """Each position's dense rank in topk's order (0 = best), equal values (NaNs too) sharing
+    one: comparing ranks is comparing values as the C++ comparator does."""
+    ranks = [0] * len(positions)
+    rank = 0
+    previous = best_first[0] if best_first else None
+    for value, position in zip(best_first, positions):
+        if value != previous and (value == value or previous == previous):
+            rank += 1
+        ranks[position] = rank
+        previous = value
+    return ranks
 
 
 def _rows_with_ties(top: np.ndarray) -> np.ndarray:
@@ -245,91 +263,93 @@ register("topk_values", CPU_META, topk_values)
 
 
 # --- replaying the C++ standard library's selection algorithms (libstdc++, as PyTorch's CPU
-# wheels are built) on one row, to get the same order among equal values. `q` is a list of
-# (value, position) pairs and `less` the strict order topk sorts by; ranges are [lo, hi). ----
+# wheels are built) on one row, to get the same order among equal values. `q` holds
+# (rank, position) pairs, rank 0 the best value, so q[a][0] < q[b][0] is topk's comparator;
+# ranges are [lo, hi). ------------------------------------------------------------------------
 
 
-def _stl_topk(row: list, k: int, largest: bool, sorted: bool) -> list[int]:
-    """Positions of the top k of `row` in the order PyTorch's CPU topk leaves them."""
-    q = [(v, i) for i, v in enumerate(row)]
-    if largest:  # NaN counts as the largest value
-        def less(x: tuple, y: tuple) -> bool:
-            return (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
-    else:
-        def less(x: tuple, y: tuple) -> bool:
-            return (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+def _stl_topk(ranks: Sequence[int], k: int, sorted: bool) -> list[int]:
+    """Positions of the top k in the order PyTorch's CPU topk leaves them."""
+    q = [(rank, i) for i, rank in enumerate(ranks)]
     n = len(q)
     if k * 64 <= n:
-        _partial_sort(q, 0, k, n, less)
+        _partial_sort(q, 0, k, n)
     else:
-        _nth_element(q, 0, k - 1, n, less)
+        _nth_element(q, 0, k - 1, n)
         if sorted:
-            _introsort(q, 0, k - 1, less)
+            _introsort(q, 0, k - 1)
     return [i for _, i in q[:k]]
+
+
+@functools.lru_cache(maxsize=4096)
+def _stl_topk_cached(ranks: tuple[int, ...], k: int, sorted: bool) -> list[int]:
+    """_stl_topk, remembered: rows of ties repeat their pattern (a row of equal values, ...)."""
+    return _stl_topk(ranks, k, sorted)
 
 
 def _log2(n: int) -> int:
     return n.bit_length() - 1
 
 
-def _nth_element(q: list, lo: int, nth: int, hi: int, less: Any) -> None:
+def _nth_element(q: list, lo: int, nth: int, hi: int) -> None:
     """Introselect: partition around median-of-three pivots until the range is tiny."""
     if lo == hi or nth == hi:
         return
     depth = 2 * _log2(hi - lo)
     while hi - lo > 3:
         if depth == 0:
-            _heap_select(q, lo, nth + 1, hi, less)
+            _heap_select(q, lo, nth + 1, hi)
             q[lo], q[nth] = q[nth], q[lo]
             return
         depth -= 1
-        cut = _partition_around_pivot(q, lo, hi, less)
+        cut = _partition_around_pivot(q, lo, hi)
         if cut <= nth:
             lo = cut
         else:
             hi = cut
-    _insertion_sort(q, lo, hi, less)
+    _insertion_sort(q, lo, hi)
 
 
-def _introsort(q: list, lo: int, hi: int, less: Any) -> None:
+def _introsort(q: list, lo: int, hi: int) -> None:
     """std::sort: quicksort down to runs of 16, heapsort past the depth limit, then insertion."""
     if hi - lo < 2:
         return
-    _introsort_loop(q, lo, hi, 2 * _log2(hi - lo), less)
+    _introsort_loop(q, lo, hi, 2 * _log2(hi - lo))
     if hi - lo > 16:
-        _insertion_sort(q, lo, lo + 16, less)
+        _insertion_sort(q, lo, lo + 16)
         for i in range(lo + 16, hi):
-            _linear_insert(q, i, less)
+            _linear_insert(q, i)
     else:
-        _insertion_sort(q, lo, hi, less)
+        _insertion_sort(q, lo, hi)
 
 
-def _introsort_loop(q: list, lo: int, hi: int, depth: int, less: Any) -> None:
+def _introsort_loop(q: list, lo: int, hi: int, depth: int) -> None:
     while hi - lo > 16:
         if depth == 0:
-            _partial_sort(q, lo, hi, hi, less)
+            _partial_sort(q, lo, hi, hi)
             return
         depth -= 1
-        cut = _partition_around_pivot(q, lo, hi, less)
-        _introsort_loop(q, cut, hi, depth, less)
+        cut = _partition_around_pivot(q, lo, hi)
+        _introsort_loop(q, cut, hi, depth)
         hi = cut
 
 
-def _partition_around_pivot(q: list, lo: int, hi: int, less: Any) -> int:
+def _partition_around_pivot(q: list, lo: int, hi: int) -> int:
     """Move the median of q[lo+1], q[mid], q[hi-1] to q[lo], partition the rest around it."""
     a, b, c = lo + 1, lo + (hi - lo) // 2, hi - 1
-    if less(q[a], q[b]):
-        median = b if less(q[b], q[c]) else (c if less(q[a], q[c]) else a)
+    ra, rb, rc = q[a][0], q[b][0], q[c][0]
+    if ra < rb:
+        median = b if rb < rc else (c if ra < rc else a)
     else:
-        median = a if less(q[a], q[c]) else (c if less(q[b], q[c]) else b)
+        median = a if ra < rc else (c if rb < rc else b)
     q[lo], q[median] = q[median], q[lo]
-    pivot = q[lo]
+    pivot = q[lo][0]
     left, right = lo + 1, hi
     while True:
-        while less(q[left], pivot):
+        while q[left][0] < pivot:
             left += 1
         right -= 1
-        while less(pivot, q[right]):
+        while pivot < q[right][0]:
             right -= 1
         if left >= right:
             return left
@@ -337,58 +357,59 @@ def _partition_around_pivot(q: list, lo: int, hi: int, less: Any) -> int:
         left += 1
 
 
-def _insertion_sort(q: list, lo: int, hi: int, less: Any) -> None:
+def _insertion_sort(q: list, lo: int, hi: int) -> None:
     for i in range(lo + 1, hi):
-        if less(q[i], q[lo]):
+        if q[i][0] < q[lo][0]:
             q[lo:i + 1] = [q[i]] + q[lo:i]
         else:
-            _linear_insert(q, i, less)
+            _linear_insert(q, i)
 
 
-def _linear_insert(q: list, i: int, less: Any) -> None:
+def _linear_insert(q: list, i: int) -> None:
     """Shift q[i] left past every element it is less than (a smaller one lies to its left)."""
     value = q[i]
-    while less(value, q[i - 1]):
+    rank = value[0]
+    while rank < q[i - 1][0]:
         q[i] = q[i - 1]
         i -= 1
     q[i] = value
 
 
-def _partial_sort(q: list, lo: int, mid: int, hi: int, less: Any) -> None:
+def _partial_sort(q: list, lo: int, mid: int, hi: int) -> None:
     """std::partial_sort: keep the best (mid - lo) in a heap while scanning, then heapsort it."""
-    _heap_select(q, lo, mid, hi, less)
+    _heap_select(q, lo, mid, hi)
     while mid - lo > 1:
         mid -= 1
-        _pop_heap(q, lo, mid, mid, less)
+        _pop_heap(q, lo, mid, mid)
 
 
-def _heap_select(q: list, lo: int, mid: int, hi: int, less: Any) -> None:
-    _make_heap(q, lo, mid, less)
+def _heap_select(q: list, lo: int, mid: int, hi: int) -> None:
+    _make_heap(q, lo, mid)
     for i in range(mid, hi):
-        if less(q[i], q[lo]):
-            _pop_heap(q, lo, mid, i, less)
+        if q[i][0] < q[lo][0]:
+            _pop_heap(q, lo, mid, i)
 
 
-def _make_heap(q: list, lo: int, hi: int, less: Any) -> None:
+def _make_heap(q: list, lo: int, hi: int) -> None:
     n = hi - lo
     for parent in range((n - 2) // 2, -1, -1):
-        _adjust_heap(q, lo, parent, n, q[lo + parent], less)
+        _adjust_heap(q, lo, parent, n, q[lo + parent])
 
 
-def _pop_heap(q: list, lo: int, hi: int, result: int, less: Any) -> None:
+def _pop_heap(q: list, lo: int, hi: int, result: int) -> None:
     """Put the heap's top at `result` and sift the element that was there into the heap."""
     value = q[result]
     q[result] = q[lo]
-    _adjust_heap(q, lo, 0, hi - lo, value, less)
+    _adjust_heap(q, lo, 0, hi - lo, value)
 
 
-def _adjust_heap(q: list, base: int, hole: int, n: int, value: tuple, less: Any) -> None:
+def _adjust_heap(q: list, base: int, hole: int, n: int, value: tuple) -> None:
     """Sift the hole down to a leaf along the larger children, then push `value` up from it."""
     top = hole
     child = hole
     while child < (n - 1) // 2:
         child = 2 * (child + 1)
-        if less(q[base + child], q[base + child - 1]):
+        if q[base + child][0] < q[base + child - 1][0]:
             child -= 1
         q[base + hole] = q[base + child]
         hole = child
@@ -397,7 +418,8 @@ def _adjust_heap(q: list, base: int, hole: int, n: int, value: tuple, less: Any)
         q[base + hole] = q[base + child - 1]
         hole = child - 1
     parent = (hole - 1) // 2
-    while hole > top and less(q[base + parent], value):
+    rank = value[0]
+    while hole > top and q[base + parent][0] < rank:
         q[base + hole] = q[base + parent]
         hole = parent
         parent = (hole - 1) // 2
