@@ -240,3 +240,59 @@ def test_where_method_and_matmul():
         check(lambda t, a, b: b.__rmatmul__(a), X, Y)
     else:
         check_error(lambda t, a, b: a @ b, X, Y, match_message=False)
+
+
+# --- __torch_function__ ---------------------------------------------------------------------------
+
+EXPRESSIONS = ["x + 1", "1 + x", "x - 1", "2 - x", "x * 2", "2 * x", "x / 2", "2 / x", "x // 2", "2 // x",
+               "x % 2", "2 % x", "x ** 2", "2 ** x", "-x", "abs(x)", "+x", "~i", "i & 1", "1 & i", "i | 1",
+               "1 | i", "i ^ 1", "i << 1", "1 << i", "i >> 1", "1 >> i", "x == 1", "x != 1", "x < 1",
+               "x <= 1", "x > 1", "x >= 1", "x + x", "x == x", "x.where(x > 1, 0.0)"]
+IN_PLACE_STATEMENTS = ["x += 1", "x -= 1", "x *= 2", "x /= 2", "x //= 2", "x %= 2", "x **= 2", "i &= 1",
+                       "i |= 1", "i ^= 1", "i <<= 1", "i >>= 1"]
+
+
+def _function_log(lib, code, statement=False):
+    """(function name, argument types) a TorchFunctionMode sees while `code` runs."""
+    names = {id(getattr(lib.Tensor, n)): n for n in dir(lib.Tensor) if callable(getattr(lib.Tensor, n, None))}
+    log = []
+
+    class Recorder(lib.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            log.append((names.get(id(func), repr(func)), [type(a).__name__ for a in args]))
+            return func(*args, **(kwargs or {}))
+
+    scope = {"x": lib.tensor([1.0, 2.0]), "i": lib.tensor([1, 2])}
+    with Recorder():
+        exec(code, {}, scope) if statement else eval(code, {}, scope)
+    return log
+
+
+@pytest.mark.parametrize("code", EXPRESSIONS + IN_PLACE_STATEMENTS)
+def test_function_mode_sees_what_torch_shows_it(code):
+    import torchpy.overrides  # noqa: F401  (torch.overrides is imported by torch itself)
+
+    statement = code in IN_PLACE_STATEMENTS
+    assert _function_log(torchpy, code, statement) == _function_log(torch, code, statement)
+
+
+def test_subclasses_and_overriding_operands_get_the_call():
+    import torchpy.overrides  # noqa: F401
+
+    for lib in (torch, torchpy):
+        seen = []
+
+        class Logged(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                seen.append(func.__name__)
+                return super().__torch_function__(func, types, args, kwargs)
+
+        x = lib.tensor([1.0, 2.0])
+        s = x.as_subclass(Logged)
+        results = [x + s, s * 2, 2 - s, s ** 2, -s, s == x, x.where(s > 1, 0.0)]
+        assert all(type(r) is Logged for r in results[:-1])
+        if lib is torch:
+            expected = seen
+        else:
+            assert seen == expected

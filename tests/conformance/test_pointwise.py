@@ -675,3 +675,11 @@ def test_op_table_matches_torch():
         theirs = getattr(getattr(torch.ops.aten, base), overload or "default")
         assert str(ours._schema) == str(theirs._schema)
         assert sorted(ours.tags) == sorted(str(t).split(".")[-1] for t in theirs.tags)
+
+
+def test_positive():
+    for dtype in ("float32", "int8", "complex64", "bfloat16"):
+        check(lambda t, a: t.positive(a), Input(values_for(dtype), dtype))
+        check(lambda t, a: a.positive() is a, Input(values_for(dtype), dtype))
+    check_error(lambda t, a: t.positive(a), Input([True], "bool"))
+    check(lambda t, a: t.positive(a), Input([1.0], "float32", device="meta"))

@@ -14,7 +14,13 @@ each reaching the same aten op(s) as torch's:
 where the 2 of a `.Tensor` overload is a wrapped number (a dispatch mode sees the number).
 Each dunder calls its OpOverload directly: one dispatch, no overload search. An operand
 that is neither a Tensor nor a number gives NotImplemented, so Python's fallbacks apply
-(x == None is False, x + [1] raises TypeError), as with torch.
+(x == None is False, x + [1] raises TypeError), as with torch. NumPy scalars are numbers;
+a NumPy array on the right becomes a tensor.
+
+A TorchFunctionMode, a Tensor subclass or an operand whose type defines
+__torch_function__ gets the call first, with the function torch hands it: the method
+where torch's dunder is an alias of one (x + 1 -> Tensor.add, x != 1 -> Tensor.ne), else
+the dunder itself (x ** 2 -> Tensor.__pow__).
 """
 
 from __future__ import annotations
@@ -25,13 +31,15 @@ from typing import Any, Callable
 import numpy as np
 
 from .._dispatch.ops import op_for
-from .._tensor import dtype as _dt
 from .._tensor.dtype import from_numpy_dtype
 from .._tensor.tensor import Tensor, from_array, wrapped_number
+from .._tensor.torch_function import dispatch_from_binding, needs_override
+from .._tensor.torch_function import state as _function_state
 from .python_api import PythonOp
 
 _NOT_A_NUMBER = object()
 _PLAIN_NUMBERS = frozenset({bool, int, float, complex})
+_PLAIN_OPERANDS = _PLAIN_NUMBERS | {Tensor}  # operands that never carry a __torch_function__
 
 
 def _as_tensor(x: Any) -> Any:
@@ -56,7 +64,49 @@ def _aten(qualified: str) -> Any:
     return op_for("aten::" + qualified)
 
 
-def _binary(tensor_op: str, number_op: str | None = None, arrays: bool = True) -> Callable:
+# The function a __torch_function__ handler receives, where torch's dunder aliases a method.
+_HANDLER_FUNCTION = {
+    "__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul", "__rmul__": "mul",
+    "__truediv__": "div", "__mod__": "remainder", "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+    "__rxor__": "bitwise_xor", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
+    "__ge__": "ge", "__neg__": "neg", "__abs__": "abs", "__iadd__": "add_", "__isub__": "sub_",
+    "__imul__": "mul_", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+    "__imod__": "remainder_", "__matmul__": "matmul", "__pos__": "positive",
+}
+
+# The __name__ torch's dunders carry where it differs from the dunder's (Tensor.__pow__ is pow).
+_TORCH_NAMES = {"__pow__": "pow", "__ipow__": "pow_", "__rtruediv__": "__rdiv__", "__itruediv__": "__idiv__",
+                "__neg__": "neg", "__pos__": "positive", "__abs__": "abs"}
+
+def _handler(name: str) -> Callable:
+    """The function a __torch_function__ handler gets for dunder `name` (looked up when first
+    needed, so that it is the method Tensor finally has)."""
+    fn = _handlers.get(name)
+    if fn is None:
+        fn = _handlers[name] = getattr(Tensor, _HANDLER_FUNCTION.get(name, name))
+    return fn
+
+
+_handlers: dict[str, Callable] = {}
+
+
+def _overridden(self: Tensor, other: Any) -> bool:
+    """The cheap pre-test: could a mode, a subclass or an operand's type claim this call?"""
+    return (type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS) and \
+        needs_override((self, other), {})
+
+
+def _operand(other: Any, arrays: bool) -> Any:
+    """A tensor, a Python number, or _NOT_A_NUMBER for what the dunder cannot take."""
+    if isinstance(other, Tensor):
+        return other
+    number = _as_number(other)
+    if number is _NOT_A_NUMBER and arrays and isinstance(other, np.ndarray):
+        return _as_tensor(other)
+    return number
+
+
+def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: bool = True) -> Callable:
     """self OP other: `tensor_op`(self, other) for a tensor; for a number, `number_op`(self, n)
     if given (a Scalar overload), else `tensor_op` with the number wrapped. `arrays`: a NumPy
     array operand is taken as a tensor (torch's reflected operators refuse it)."""
@@ -64,85 +114,97 @@ def _binary(tensor_op: str, number_op: str | None = None, arrays: bool = True) -
     on_number = _aten(number_op) if number_op else None
 
     def dunder(self: Tensor, other: Any) -> Any:
+        if type(other) is not Tensor:
+            other = _operand(other, arrays)
+            if other is _NOT_A_NUMBER:
+                return NotImplemented
+        # the pre-test of _overridden, inline: this is the hottest path
+        if (type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS) and \
+                needs_override((self, other), {}):
+            return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
             return on_tensor(self, other)
-        number = _as_number(other)
-        if number is _NOT_A_NUMBER:
-            if arrays and isinstance(other, np.ndarray):
-                return on_tensor(self, _as_tensor(other))
-            return NotImplemented
         if on_number is not None:
-            return on_number(self, number)
-        return on_tensor(self, wrapped_number(number))
+            return on_number(self, other)
+        return on_tensor(self, wrapped_number(other))
 
     return dunder
 
 
-def _reflected(tensor_op: str, number_op: str | None = None) -> Callable:
+def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Callable:
     """other OP self (Python's __rOP__): the operands in their written order."""
     on_tensor = _aten(tensor_op)
     on_number = _aten(number_op) if number_op else None
 
     def dunder(self: Tensor, other: Any) -> Any:
+        if type(other) is not Tensor:
+            other = _operand(other, False)
+            if other is _NOT_A_NUMBER:
+                return NotImplemented
+        if _overridden(self, other):
+            return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
             return on_tensor(other, self)
-        number = _as_number(other)
-        if number is _NOT_A_NUMBER:
-            return NotImplemented
         if on_number is not None:
-            return on_number(number, self)
-        return on_tensor(wrapped_number(number), self)
+            return on_number(other, self)
+        return on_tensor(wrapped_number(other), self)
 
     return dunder
 
 
 def _rsub(self: Tensor, other: Any) -> Any:
-    if isinstance(other, Tensor):
-        return _aten("rsub.Tensor")(self, other)
-    number = _as_number(other)
-    if number is _NOT_A_NUMBER:
-        return NotImplemented
-    return _aten("rsub.Scalar")(self, number)
+    """other - self: aten::rsub (Scalar for a number), self first."""
+    if type(other) is not Tensor:
+        other = _operand(other, False)
+        if other is _NOT_A_NUMBER:
+            return NotImplemented
+    if _overridden(self, other):
+        return dispatch_from_binding(_handler("__rsub__"), (self, other), {})
+    return _aten("rsub.Tensor" if isinstance(other, Tensor) else "rsub.Scalar")(self, other)
 
 
 def _rtruediv(self: Tensor, other: Any) -> Any:
-    # torch: self.reciprocal() * other
-    if isinstance(other, Tensor):
-        return _aten("mul.Tensor")(_aten("reciprocal")(self), other)
-    number = _as_number(other)
-    if number is _NOT_A_NUMBER:
-        return NotImplemented
-    return _aten("mul.Tensor")(_aten("reciprocal")(self), wrapped_number(number))
+    """other / self: torch computes self.reciprocal() * other."""
+    if type(other) is not Tensor:
+        other = _operand(other, False)
+        if other is _NOT_A_NUMBER:
+            return NotImplemented
+    if _overridden(self, other):
+        return dispatch_from_binding(_handler("__rtruediv__"), (self, other), {})
+    inverse = _aten("reciprocal")(self)
+    return _aten("mul.Tensor")(inverse, other if isinstance(other, Tensor) else wrapped_number(other))
 
 
-def _invert(self: Tensor) -> Any:
-    if self._dtype.is_floating_point or self._dtype.is_complex:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return _aten("bitwise_not")(self)
-
-
-def _pos(self: Tensor) -> Tensor:
-    if self._dtype is _dt.bool:
-        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
-    return self
-
-
-def _unary(qualified: str) -> Callable:
+def _unary(name: str, qualified: str) -> Callable:
     op = _aten(qualified)
 
     def dunder(self: Tensor) -> Any:
+        if (type(self) is not Tensor or _function_state.modes) and needs_override((self,), {}):
+            return dispatch_from_binding(_handler(name), (self,), {})
         return op(self)
 
     return dunder
 
 
-def _matmul(reflected: bool) -> Callable:
+def _invert(self: Tensor) -> Any:
+    if (type(self) is not Tensor or _function_state.modes) and needs_override((self,), {}):
+        return dispatch_from_binding(_handler("__invert__"), (self,), {})
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _aten("bitwise_not")(self)
+
+
+
+
+def _matmul(name: str, reflected: bool) -> Callable:
     """x @ y is the linear-algebra family's public matmul, looked up when used."""
 
     def dunder(self: Tensor, other: Any) -> Any:
         matmul = getattr(sys.modules["torchpy"], "matmul", None)
         if matmul is None or not isinstance(other, Tensor):
             return NotImplemented
+        if _overridden(self, other):
+            return dispatch_from_binding(_handler(name), (self, other), {})
         return matmul(other, self) if reflected else matmul(self, other)
 
     return dunder
@@ -192,14 +254,17 @@ _REFLECTED = {
     "__rrshift__": ("bitwise_right_shift.Tensor", "bitwise_right_shift.Scalar_Tensor"),
 }
 
-_UNARY = {"__neg__": "neg", "__abs__": "abs"}
+_UNARY = {"__neg__": "neg", "__abs__": "abs", "__pos__": "positive"}
 
 
 def _where_method(where: PythonOp) -> Callable:
     def method(self: Tensor, condition: Any, other: Any) -> Any:
+        if needs_override((self, condition, other), {}):
+            return dispatch_from_binding(method, (self, condition, other), {})
         return where((condition, self, other), {})  # torch: x.where(c, y) is where(c, x, y)
 
     method.__name__ = method.__qualname__ = "where"
+    method._python_op = where  # type: ignore[attr-defined]  (it checks overrides itself)
     return method
 
 
@@ -207,21 +272,24 @@ def install(methods: dict[str, PythonOp]) -> None:
     """Attach the operator dunders (and Tensor.where) to Tensor."""
     from .build import FUNCTIONS
 
+    dunders: dict[str, Callable] = {}
     for name, (tensor_op, number_op) in _BINARY.items():
-        setattr(Tensor, name, _binary(tensor_op, number_op))
+        dunders[name] = _binary(name, tensor_op, number_op)
     for name, (tensor_op, number_op) in _COMMUTED.items():
-        setattr(Tensor, name, _binary(tensor_op, number_op, arrays=False))
+        dunders[name] = _binary(name, tensor_op, number_op, arrays=False)
     for name, (tensor_op, number_op) in _REFLECTED.items():
-        setattr(Tensor, name, _reflected(tensor_op, number_op))
+        dunders[name] = _reflected(name, tensor_op, number_op)
     for name, op in _UNARY.items():
-        setattr(Tensor, name, _unary(op))
-    Tensor.__rsub__ = _rsub
-    Tensor.__rtruediv__ = _rtruediv
-    Tensor.__pos__ = _pos
-    Tensor.__invert__ = _invert
+        dunders[name] = _unary(name, op)
+    dunders.update(__rsub__=_rsub, __rtruediv__=_rtruediv, __invert__=_invert,
+                   __matmul__=_matmul("__matmul__", reflected=False),
+                   __rmatmul__=_matmul("__rmatmul__", reflected=True))
+    for name, fn in dunders.items():
+        fn.__name__ = _TORCH_NAMES.get(name, name)
+        fn.__qualname__ = f"Tensor.{fn.__name__}"
+        fn._python_op = None  # type: ignore[attr-defined]  (checks overrides itself, subclasses too)
+        setattr(Tensor, name, fn)
     Tensor.__array_priority__ = 1000  # NumPy scalars and arrays defer to Tensor's operators
-    Tensor.__matmul__ = _matmul(reflected=False)
-    Tensor.__rmatmul__ = _matmul(reflected=True)
     where = FUNCTIONS.get(("", "where"))
     if where is not None:
         Tensor.where = _where_method(where)

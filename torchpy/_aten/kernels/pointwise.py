@@ -403,6 +403,16 @@ def neg(xp, self):
     return xp.negative(self)
 
 
+def positive(self: Tensor) -> Tensor:
+    """+x: the tensor itself (CompositeImplicitAutograd; no kernel runs), not for bool."""
+    if self._dtype is _dt.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+register("positive", IMPLICIT, positive)
+
+
 def _no_complex(message: str) -> Callable:
     def cpu_check(promoted: _dt.dtype, *args: Any, **kwargs: Any) -> None:
         if promoted.is_complex:
