@@ -38,6 +38,8 @@ from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in t
 from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
+from .autograd import (  # noqa: E402,F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+)
 
 __version__ = "0.0.1"
