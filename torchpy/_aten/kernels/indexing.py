@@ -138,7 +138,8 @@ def clone(t: Tensor) -> Tensor:
 
 def check_no_internal_overlap(t: Tensor) -> None:
     """PyTorch refuses to write through a tensor whose elements share memory (an expand)."""
-    if t._data is not None and any(st == 0 and s > 1 for s, st in zip(t._shape, t._data.strides)):
+    data = t._data
+    if data is not None and data.size and any(st == 0 and s > 1 for s, st in zip(t._shape, data.strides)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
@@ -160,24 +161,25 @@ def index_array(t: Tensor) -> np.ndarray:
     return data if data.dtype == np.intp else data.astype(np.intp)
 
 
-def first_out_of_bounds(idx: np.ndarray, size: int) -> int | None:
-    """The first index (C order) outside [0, size), or None; negative indices are out too."""
+def first_out_of_bounds(idx: np.ndarray, size: int, low: int = 0) -> int | None:
+    """The first index (C order) outside [low, size), or None. `low` is 0 for ops that refuse
+    negative indices, -size for those that count them from the end."""
     if idx.size <= 256:  # Python's min / max beat NumPy's reductions on small arrays
         values = idx.ravel().tolist()
-        if not values or (min(values) >= 0 and max(values) < size):
+        if not values or (min(values) >= low and max(values) < size):
             return None
-        return next(v for v in values if v < 0 or v >= size)
-    if idx.min() >= 0 and idx.max() < size:
+        return next(v for v in values if v < low or v >= size)
+    if idx.min() >= low and idx.max() < size:
         return None
     flat = idx.reshape(-1)
-    return int(flat[int(np.argmax((flat < 0) | (flat >= size)))])
+    return int(flat[int(np.argmax((flat < low) | (flat >= size)))])
 
 
 # --- scalars written into tensors ------------------------------------------------------------
 
 _SCALAR_TYPE_NAMES = {
-    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
-    "int64": "int64_t", "float16": "at::Half", "bfloat16": "at::BFloat16", "float32": "float",
+    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+    "int64": "int64_t", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
     "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
 }
 
@@ -920,3 +922,273 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
 register("masked_select", "CPU", masked_select)
 register("masked_select_out", "CPU", same_dtype_out_of(
     masked_select, lambda self, out: "masked_select(): self and result must have the same scalar type"))
+
+
+# --- masked_scatter ----------------------------------------------------------------------------------
+
+
+def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    meta = self._data is None
+    if source._dtype is not self._dtype:
+        shown = (str(self._dtype), str(source._dtype)) if meta else (self._dtype._c10_name, source._dtype._c10_name)
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got{' ' if meta else ''}"
+                           f"{shown[0]} and {shown[1]}")
+    if meta:
+        if mask._dtype is not _dt.bool and mask._dtype is not _dt.uint8:
+            raise RuntimeError("Mask must be bool or uint8")
+        return self
+    if mask._dtype is _dt.uint8:
+        warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                      "please use a mask with dtype torch.bool instead.")
+    if mask._dtype is not _dt.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask._dtype._c10_name}")
+    if len(mask._shape) > len(self._shape):
+        raise RuntimeError(
+            f"expand(CPUBoolType{{{dims(mask._shape)}}}, size={dims(self._shape)}): the number of sizes provided "
+            f"({len(self._shape)}) must be greater or equal to the number of dimensions in the tensor ({len(mask._shape)})")
+    from .elementwise import broadcast_shapes
+
+    broadcast_shapes(mask._shape, self._shape)  # PyTorch's message when they do not fit
+    check_no_internal_overlap(self)
+    where = np.broadcast_to(mask._data, self._shape)
+    count = int(np.count_nonzero(where))
+    if count > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    if count:
+        self._data[where] = source._data.reshape(-1)[:count]
+    return self
+
+
+def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    # CompositeExplicitAutograd in PyTorch: self and mask broadcast, then masked_scatter_ on a copy.
+    from .elementwise import broadcast_shapes
+
+    shape = broadcast_shapes(mask._shape, self._shape)
+    if self._data is None:
+        base = meta_tensor(shape, self._dtype)
+    else:
+        base = from_array(np.array(np.broadcast_to(self._data, shape)), self._dtype)
+    return call_below_autograd("aten::masked_scatter_", (base, mask, source))
+
+
+register("masked_scatter_", CPU_META, masked_scatter_)
+register("masked_scatter", ("CompositeExplicitAutograd", "Meta"), masked_scatter)
+register("masked_scatter_out", ("CompositeExplicitAutograd", "Meta"), exact_out_of(masked_scatter))
+
+
+# --- index_fill / index_copy -------------------------------------------------------------------------
+
+
+def _index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    if self._data is None or index._data is None:
+        return self
+    if index._dtype is not _dt.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if len(index._shape) > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, complex) and not self._dtype.is_complex:
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    fill = scalar_to(value, self._dtype)
+    check_no_internal_overlap(self)
+    idx = index_array(index).reshape(-1)
+    size = _shape1(self)[dim]
+    bad = first_out_of_bounds(idx, size, -size)
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if not self._shape:
+        if idx.size:
+            self._data[...] = fill
+        return self
+    self._data[(slice(None),) * dim + (idx,)] = fill
+    return self
+
+
+def index_fill_int_scalar_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    return _index_fill_(self, dim, index, value)
+
+
+def index_fill_int_tensor_(self: Tensor, dim: int, index: Tensor, value: Tensor) -> Tensor:
+    if value._shape:
+        raise RuntimeError(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{len(value._shape)} dimension(s).")
+    if value._device != self._device:
+        raise RuntimeError(
+            "index_copy(): self, index and source expected to be in the same device, but got (self) "
+            f"{self._device}, (index) {index._device}, and (source) {value._device}")
+    return _index_fill_(self, dim, index, value.item() if value._data is not None else 0)
+
+
+def _functional_below_autograd(inplace_name: str) -> Callable:
+    """A CompositeExplicitAutograd out-of-place op: the in-place op on a copy of self."""
+
+    def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return call_below_autograd(inplace_name, (clone(self),) + args, kwargs)
+
+    functional.__name__ = inplace_name.split("::")[1].split(".")[0].rstrip("_")
+    return functional
+
+
+for _overload, _kernel in (("int_Scalar", index_fill_int_scalar_), ("int_Tensor", index_fill_int_tensor_)):
+    _functional_fill = _functional_below_autograd(f"aten::index_fill_.{_overload}")
+    register(f"index_fill_{_overload}_", CPU_META, _kernel)
+    register(f"index_fill_{_overload}", ("CompositeExplicitAutograd", "Meta"), _functional_fill)
+    register(f"index_fill_{_overload}_out", ("CompositeExplicitAutograd", "Meta"), exact_out_of(_functional_fill))
+
+
+def _check_index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
+    if len(index._shape) > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {len(index._shape)})")
+    if index._dtype is not _dt.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {index._dtype._c10_name}")
+    if source._dtype is not self._dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{self._dtype._c10_name} and (source) {source._dtype._c10_name}")
+    n = index.numel()
+    if not source._shape:
+        if n != 1:
+            raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {n})")
+        return
+    if self._shape and len(source._shape) != len(self._shape):
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+            f"Source dimensionality ({len(source._shape)}), destination dimensionality ({len(self._shape)})")
+    self_slice = [s for d, s in enumerate(self._shape) if d != dim]
+    source_slice = [s for d, s in enumerate(source._shape) if d != dim]
+    if self_slice != source_slice:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+            f"{' '.join(map(str, self_slice))} at dimension {dim} and source slice shape: "
+            f"{' '.join(map(str, source_slice))} at dimension 0.")
+    if n != source._shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({source._shape[dim]})")
+
+
+def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    if self._data is None or index._data is None or source._data is None:
+        n, src_size = index.numel(), (source._shape[dim] if source._shape else 1)
+        if n != src_size:
+            raise RuntimeError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_size})")
+        return self
+    _check_index_copy(self, dim, index, source)
+    check_no_internal_overlap(self)
+    check_no_overlap(self, source)
+    idx = index_array(index).reshape(-1)
+    size = _shape1(self)[dim]
+    bad = first_out_of_bounds(idx, size)
+    if bad is not None:
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} with size {size}")
+    if not self._shape:
+        if idx.size:
+            self._data[...] = source._data.reshape(-1)[-1]
+        return self
+    values = source._data if source._shape else source._data.reshape((1,) * len(self._shape))
+    self._data[(slice(None),) * dim + (idx,)] = values
+    return self
+
+
+_register_inplace_family("index_copy", index_copy_)
+
+
+# --- take / put_ / take_along_dim -----------------------------------------------------------------------
+
+
+def _flat_positions(self: Tensor, index: Tensor, op: str, empty_message: str) -> np.ndarray:
+    """Index values as positions into self's elements in row-major order (negative from the end)."""
+    if index._dtype is not _dt.int64:
+        raise RuntimeError(f"{op}(): Expected a long tensor for index, but got {index._dtype._c10_name}")
+    n = self.numel()
+    idx = index_array(index).reshape(-1)
+    if idx.size and n == 0:
+        raise IndexError(empty_message)
+    bad = first_out_of_bounds(idx, n, -n)
+    if bad is not None:
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    return idx
+
+
+def take(self: Tensor, index: Tensor) -> Tensor:
+    if self._data is None or index._data is None:
+        if index._dtype is not _dt.int64:
+            raise RuntimeError(f"take(): Expected a long tensor for index, but got {index._dtype}")
+        return meta_tensor(index._shape, self._dtype)
+    idx = _flat_positions(self, index, "take", "take(): tried to take from an empty tensor")
+    flat = self._data.reshape(-1)
+    return from_array(flat[idx].reshape(index._shape), self._dtype)
+
+
+register("take", CPU_META, take)
+register("take_out", CPU_META, exact_out_of(take))
+
+
+def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    if self._data is None or index._data is None or source._data is None:
+        return self
+    if index._dtype is not _dt.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {index._dtype._c10_name}")
+    if source._dtype is not self._dtype:
+        raise RuntimeError(
+            "put_(): self and source expected to have the same dtype, but got self.dtype = "
+            f"{self._dtype._c10_name} and source.dtype = {source._dtype._c10_name}")
+    if source.numel() != index.numel():
+        raise IndexError(
+            "put_(): Expected source and index to have the same number of elements, but got source.numel() = "
+            f"{source.numel()}, index.numel() = {index.numel()}")
+    idx = _flat_positions(self, index, "put_", "put_(): Tried to put elements into an empty tensor")
+    check_no_internal_overlap(self)
+    # A non-contiguous self has no flat view: update a row-major copy and write it back.
+    flat = self._data.reshape(-1) if self._data.flags.c_contiguous else self._data.ravel()
+    values = source._data.reshape(-1)
+    if accumulate:
+        np.add.at(flat, idx, values)
+    else:
+        flat[idx] = values
+    if not self._data.flags.c_contiguous:
+        self._data[...] = flat.reshape(self._shape)
+    return self
+
+
+register("put_", CPU_META, put_)
+_put = _functional_below_autograd("aten::put_")
+register("put", "CompositeExplicitAutograd", _put)
+register("put_out", "CompositeExplicitAutograd", exact_out_of(_put))
+
+
+def _along_dim_operands(self: Tensor, indices: Tensor, dim: int | None) -> tuple[Tensor, int, Tensor]:
+    """take_along_dim's gather operands, made as PyTorch's decomposition makes them: both
+    broadcast except along dim and negative indices wrapped (or both flattened for dim=None)."""
+    if indices._dtype is not _dt.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices._dtype._c10_name}")
+    if dim is None:
+        return aten_op("aten::view")(self, [-1]), 0, aten_op("aten::view")(indices, [-1])
+    if len(self._shape) != len(indices._shape):
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"{len(self._shape)} dimensions for input, and {len(indices._shape)} dimensions for indices")
+    dim = _wrap_dim(dim, len(self._shape))
+    from .elementwise import broadcast_shapes
+
+    def but_dim(shape: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(1 if d == dim else s for d, s in enumerate(shape))
+
+    common = broadcast_shapes(but_dim(self._shape), but_dim(indices._shape))
+    indices = aten_op("aten::expand")(indices, [indices._shape[d] if d == dim else s for d, s in enumerate(common)])
+    expanded = aten_op("aten::expand")(self, [self._shape[d] if d == dim else s for d, s in enumerate(common)])
+    wrapped = aten_op("aten::remainder.Scalar")(indices, self._shape[dim] if self._shape else 1)
+    return expanded, dim, wrapped
+
+
+def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    # CompositeImplicitAutograd in PyTorch: a gather.
+    return aten_op("aten::gather")(*_along_dim_operands(self, indices, dim))
+
+
+def take_along_dim_out(self: Tensor, indices: Tensor, dim: int | None = None, *, out: Tensor) -> Tensor:
+    return aten_op("aten::gather.out")(*_along_dim_operands(self, indices, dim), out=out)
+
+
+register("take_along_dim", "CompositeImplicitAutograd", take_along_dim)
+register("take_along_dim_out", "CompositeImplicitAutograd", take_along_dim_out)
