@@ -149,6 +149,18 @@ def type_meta_name(d: dtype) -> str:
     return _TYPE_META_NAMES[d._name]
 
 
+def _limits(d: dtype) -> tuple[float, float, bool, bool]:
+    """(lowest, max, floating, unsigned) of a real dtype."""
+    if d.is_floating_point:
+        info = finfo(d)
+        return float(info.min), float(info.max), True, False
+    info = np.iinfo(d._numpy)
+    return int(info.min), int(info.max), False, info.min == 0
+
+
+_LIMITS = {d: _limits(d) for d in _storable if d is not _dt.bool and not d.is_complex}
+
+
 def _overflows(value: Any, d: dtype) -> bool:
     """Whether PyTorch's checked conversion of Python number `value` to `d` overflows."""
     if d is _dt.bool:
@@ -157,19 +169,13 @@ def _overflows(value: Any, d: dtype) -> bool:
         if not d.is_complex and value.imag != 0:
             return True
         return _overflows(value.real, d) or (d.is_complex and _overflows(value.imag, d))
-    real = d.to_real()
-    if real.is_floating_point:
-        if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-            return False
-        limit = float(finfo(real).max)
-        return not -limit <= value <= limit
-    info = np.iinfo(real._numpy)
+    lowest, highest, floating, unsigned = _LIMITS[d.to_real()]
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
-        return True
-    if info.min == 0 and not isinstance(value, float):
+        return not floating  # infinities and NaN fit a floating type, no integer
+    if unsigned and not isinstance(value, float):
         # Unsigned types accept negative integers down to -max (they wrap, as in C).
-        return value > info.max or -value > info.max
-    return not info.min <= value <= info.max
+        return value > highest or -value > highest
+    return not lowest <= value <= highest
 
 
 def checked_scalar(value: Any, d: dtype) -> Any:
@@ -225,9 +231,9 @@ def _array_operand(x: Any, plan: Plan, opmath: bool = False) -> Any:
 
 # --- computation plans ------------------------------------------------------------------------------
 # plan[promoted._index] = (NumPy computation dtype, result dtype, NumPy result dtype, computation is
-# floating or complex, NumPy dtype numbers are rounded through or None), or None where the answer
-# depends on the default dtype (int -> float ops).
-Plan = tuple[np.dtype, dtype, np.dtype, bool, Any]
+# floating or complex, NumPy dtype numbers are rounded through or None, computation dtype is the
+# promoted one), or None where the answer depends on the default dtype (int -> float ops).
+Plan = tuple[np.dtype, dtype, np.dtype, bool, Any, bool]
 
 
 def _plan_entry(promoted: dtype, computation: dtype, result: dtype) -> Plan | None:
@@ -236,7 +242,7 @@ def _plan_entry(promoted: dtype, computation: dtype, result: dtype) -> Plan | No
     comp = computation._numpy
     # A number operand takes the promoted dtype before the wider computation dtype
     through = promoted._numpy if promoted.is_floating_point and promoted is not computation else None
-    return comp, result, result._numpy, comp.kind in "fc", through
+    return comp, result, result._numpy, comp.kind in "fc", through, comp is promoted._numpy
 
 
 def _plans(kind: Kind) -> list[Plan | None]:
@@ -297,6 +303,7 @@ def make_kernel(
     check_kwargs_only: bool = False,
     warns: bool = True,
     opmath_scalar: bool = False,
+    ufunc: Callable | None = None,
 ) -> Callable:
     """A Tensor-level kernel running array code `impl(xp, *arrays, *rest, **kwargs)`.
 
@@ -308,9 +315,14 @@ def make_kernel(
     (add's alpha). `warns=False`: the array code cannot raise floating-point warnings
     (comparisons, selections), so it runs without silencing them. `opmath_scalar`: a
     number as second operand keeps its precision with float16 / bfloat16 tensors (PyTorch's
-    add, sub, mul and div read it unrounded; other ops round it to the tensor's dtype)."""
+    add, sub, mul and div read it unrounded; other ops round it to the tensor's dtype).
+    `ufunc`: what the array code computes when called without extra arguments (np.add for
+    add), called directly on the fast paths."""
     plans = _plans(kind)
     unsupported = [dtypes is not None and d not in dtypes for d in all_dtypes]
+    # dtypes the fast paths handle alone: supported, and no CPU check to run
+    simple = [not u and cpu_check is None for u in unsupported]
+    check_always = check is not None and not check_kwargs_only
     label = label or f"{impl.__name__}_cpu"
 
     def compute(promoted: dtype, args: tuple, kwargs: dict) -> Tensor:
@@ -359,23 +371,21 @@ def make_kernel(
             x = a._data
         except AttributeError:
             return general(a, *rest, **kwargs)
-        if check is not None and (kwargs or not check_kwargs_only):
+        if check is not None and (kwargs or check_always):
             check(promoted, a, *rest, **kwargs)
-        if x is None or a._wrapped is not None:
+        if x is None or a._wrapped is not None or not simple[promoted._index]:
             return run(promoted, (a, *rest), kwargs)
-        if cpu_check is not None:
-            cpu_check(promoted, a, *rest, **kwargs)
-        if unsupported[promoted._index]:
-            raise _unsupported(label, promoted, (a,))
         plan = plans[promoted._index] or _plan_for(plans, promoted, kind)
-        if x.dtype is not plan[0]:
+        if not plan[5]:
             x = x.astype(plan[0])
         if warns and plan[3]:
             token = _set_quiet(_QUIET)
             try:
-                out = impl(np, x, *rest, **kwargs)
+                out = ufunc(x) if ufunc is not None and not rest and not kwargs else impl(np, x, *rest, **kwargs)
             finally:
                 _reset_quiet(token)
+        elif ufunc is not None and not rest and not kwargs:
+            out = ufunc(x)
         else:
             out = impl(np, x, *rest, **kwargs)
         if type(out) is not _ndarray:
@@ -390,7 +400,7 @@ def make_kernel(
             x = a._data
         except AttributeError:
             return general(a, b, *rest, **kwargs)
-        if isinstance(b, Tensor):
+        if type(b) is Tensor or isinstance(b, Tensor):
             db = b._dtype
             if da is db:
                 promoted = da
@@ -406,17 +416,13 @@ def make_kernel(
                 return general(a, b, *rest, **kwargs)
             promoted = da
             y = y_number = b
-        if check is not None and (kwargs or not check_kwargs_only):
+        if check is not None and (kwargs or check_always):
             check(promoted, a, b, *rest, **kwargs)
-        if x is None or y is None or a._wrapped is not None:
+        if x is None or y is None or a._wrapped is not None or not simple[promoted._index]:
             return run(promoted, (a, b, *rest), kwargs)
-        if cpu_check is not None:
-            cpu_check(promoted, a, b, *rest, **kwargs)
-        if unsupported[promoted._index]:
-            raise _unsupported(label, promoted, (a, b))
         plan = plans[promoted._index] or _plan_for(plans, promoted, kind)
         comp = plan[0]
-        if x.dtype is not comp:
+        if da is not promoted or not plan[5]:  # a's array is in the promoted dtype, maybe not comp
             x = x.astype(comp)
         if y_number is not None:
             y = y_number if plan[3] and (opmath_scalar or plan[4] is None) else _number_operand(y_number, plan)
@@ -426,9 +432,14 @@ def make_kernel(
             if warns and plan[3]:
                 token = _set_quiet(_QUIET)
                 try:
-                    out = impl(np, x, y, *rest, **kwargs)
+                    if ufunc is not None and not rest and not kwargs:
+                        out = ufunc(x, y)
+                    else:
+                        out = impl(np, x, y, *rest, **kwargs)
                 finally:
                     _reset_quiet(token)
+            elif ufunc is not None and not rest and not kwargs:
+                out = ufunc(x, y)
             else:
                 out = impl(np, x, y, *rest, **kwargs)
         except ValueError as error:
@@ -460,6 +471,7 @@ def elementwise(
     check_kwargs_only: bool = False,
     warns: bool = True,
     opmath_scalar: bool = False,
+    ufunc: Callable | None = None,
     out_rule: str = "castable",
     out_keys: tuple[str, ...] | None = None,
 ) -> Callable[[Callable], Callable]:
@@ -471,7 +483,7 @@ def elementwise(
 
     def wrap(impl: Callable) -> Callable:
         kernel = make_kernel(impl, operands, kind, dtypes, label, check, cpu_check, check_kwargs_only, warns,
-                             opmath_scalar)
+                             opmath_scalar, ufunc)
         if keys:
             register(name, keys, kernel)
             register_variants(name, kernel, keys, out_keys, out_rule)

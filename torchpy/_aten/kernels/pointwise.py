@@ -149,14 +149,14 @@ def _scaled(xp: Any, other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
-@elementwise("add", check=_check_add, check_kwargs_only=True, opmath_scalar=True)
+@elementwise("add", check=_check_add, check_kwargs_only=True, opmath_scalar=True, ufunc=np.add)
 def add(xp, self, other, alpha=1):
     if type(alpha) is int and alpha == 1:
         return xp.add(self, other)
     return xp.add(self, _scaled(xp, other, alpha))
 
 
-@elementwise("sub", check=_check_sub, opmath_scalar=True)
+@elementwise("sub", check=_check_sub, opmath_scalar=True, ufunc=np.subtract)
 def sub(xp, self, other, alpha=1):
     return xp.subtract(self, _scaled(xp, other, alpha))
 
@@ -172,12 +172,12 @@ register("rsub", BACKEND, rsub)
 generated_out("rsub_out", rsub)
 
 
-@elementwise("mul", opmath_scalar=True)
+@elementwise("mul", opmath_scalar=True, ufunc=np.multiply)
 def mul(xp, self, other):
     return xp.multiply(self, other)
 
 
-@elementwise("div", kind=Kind.INT_TO_FLOAT, opmath_scalar=True)
+@elementwise("div", kind=Kind.INT_TO_FLOAT, opmath_scalar=True, ufunc=np.true_divide)
 def div(xp, self, other):
     return xp.true_divide(self, other)
 
@@ -347,9 +347,12 @@ _UNARY_FLOAT: dict[str, Callable] = {
     "sinh": lambda xp, x: xp.sinh(x), "cosh": lambda xp, x: xp.cosh(x),
     "tanh": lambda xp, x: xp.tanh(x), "sigmoid": _sigmoid,
 }
+_UFUNCS = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10,
+           "log1p": np.log1p, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+           "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh}
 for _name, _fn in _UNARY_FLOAT.items():
     _fn.__name__ = _fn.__qualname__ = _name
-    elementwise(_name, operands=1, kind=Kind.INT_TO_FLOAT)(_fn)
+    elementwise(_name, operands=1, kind=Kind.INT_TO_FLOAT, ufunc=_UFUNCS.get(_name))(_fn)
 
 for _name, _fn in (("erf", math.erf), ("erfc", math.erfc)):
     _impl = _by_element(_fn)
@@ -398,7 +401,7 @@ def _check_neg(promoted: _dt.dtype, self: Tensor) -> None:
             "invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="exact")
+@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="exact", ufunc=np.negative)
 def neg(xp, self):
     return xp.negative(self)
 
@@ -495,7 +498,7 @@ def _comparison(name: str, fn: Callable, ordered: bool) -> None:
 
     impl.__name__ = impl.__qualname__ = name
     dtypes = REAL | {_dt.bool} if ordered else None
-    kernel = make_kernel(impl, kind=Kind.ALWAYS_BOOL, dtypes=dtypes, label=f"{name}_cpu", warns=False)
+    kernel = make_kernel(impl, kind=Kind.ALWAYS_BOOL, dtypes=dtypes, label=f"{name}_cpu", warns=False, ufunc=fn)
     for kernel_name in (name, f"{name}_Scalar"):
         register(kernel_name, BACKEND, kernel)
         register_variants(kernel_name, kernel, BACKEND)
@@ -515,12 +518,12 @@ def _no_complex_extremum(name: str) -> Callable:
     return cpu_check
 
 
-@elementwise("maximum", cpu_check=_no_complex_extremum("maximum"), warns=False)
+@elementwise("maximum", cpu_check=_no_complex_extremum("maximum"), warns=False, ufunc=np.maximum)
 def maximum(xp, self, other):
     return xp.maximum(self, other)
 
 
-@elementwise("minimum", cpu_check=_no_complex_extremum("minimum"), warns=False)
+@elementwise("minimum", cpu_check=_no_complex_extremum("minimum"), warns=False, ufunc=np.minimum)
 def minimum(xp, self, other):
     return xp.minimum(self, other)
 
