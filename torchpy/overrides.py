@@ -31,11 +31,11 @@ def get_overridable_functions() -> dict[Any, list[Callable]]:
     result: dict[Any, list[Callable]] = {torchpy: [], Tensor: []}
     for name in dir(torchpy):
         obj = getattr(torchpy, name)
-        if callable(obj) and hasattr(obj, "_python_op"):
+        if callable(obj) and getattr(obj, "_python_op", None) is not None:
             result[torchpy].append(obj)
     for name in dir(Tensor):
         obj = getattr(Tensor, name, None)
-        if callable(obj) and hasattr(obj, "_python_op"):
+        if callable(obj) and getattr(obj, "_python_op", None) is not None:
             result[Tensor].append(obj)
     return result
 

@@ -125,3 +125,19 @@ def test_mode_keys_are_included_only_while_a_mode_is_active():
     with _logging_mode(torchpy_python_dispatch, []):
         assert torchpy._C._dispatch_tls_is_dispatch_key_included(DispatchKey.Python)
     assert not torchpy._C._dispatch_tls_is_dispatch_key_included(DispatchKey.Python)
+
+
+@pytest.mark.parametrize("program", [
+    lambda t, a: (a * a).sum().backward(),
+    lambda t, a: (a.exp() / 2).mean().backward(),
+    lambda t, a: (t.mm(a.view(1, 3), a.view(3, 1)).relu().sum()).backward(),
+], ids=["mul_sum", "exp_div_mean", "mm_relu"])
+def test_mode_sees_forward_and_backward_ops_as_torch(program):
+    logs = []
+    for lib, module in LIBS:
+        log = []
+        a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with _logging_mode(module, log):
+            program(lib, a)
+        logs.append([entry[1] for entry in log])
+    assert logs[1] == logs[0]

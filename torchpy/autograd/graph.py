@@ -158,14 +158,21 @@ class _SavedHooks(threading.local):
 saved_hooks_state = _SavedHooks()
 
 
+def _grad_enabled() -> bool:
+    from .grad_mode import state
+
+    return state.enabled
+
+
 class SavedTensor:
     """A tensor saved for backward, checked against in-place changes when unpacked."""
 
-    __slots__ = ("tensor", "version", "packed", "unpack_hook", "released", "output_of")
+    __slots__ = ("tensor", "version", "packed", "unpack_hook", "released", "output_of", "output_nr")
 
-    def __init__(self, tensor: Tensor | None, output_of: Node | None = None) -> None:
+    def __init__(self, tensor: Tensor | None, output_of: Node | None = None, output_nr: int = -1) -> None:
         self.released = False
         self.output_of = output_of
+        self.output_nr = output_nr  # >= 0: an output of `output_of`, saved detached
         if tensor is None:
             self.tensor, self.version, self.packed, self.unpack_hook = None, 0, None, None
             return
@@ -192,10 +199,12 @@ class SavedTensor:
         if t is not None and t._version != self.version:
             # PyTorch names the node that produced the tensor's current value, without the
             # "Backward0" suffix ("output 0 of Mul").
-            who = t._grad_fn.name() if t._grad_fn is not None else None
+            producer = t._grad_fn if t._grad_fn is not None else (self.output_of if self.output_nr >= 0 else None)
+            who = producer.name() if producer is not None else None
             if who:
                 who = re.sub(r"Backward\d*$", "", who.split("::")[-1])
-            index = t._autograd_meta.output_nr if t._autograd_meta is not None else 0
+            index = self.output_nr if self.output_nr >= 0 and t._grad_fn is None else (
+                t._autograd_meta.output_nr if t._autograd_meta is not None else 0)
             where = f", which is output {index} of {who}," if who else ""
             dims = ", ".join(map(str, t._shape))
             raise RuntimeError(
@@ -205,6 +214,18 @@ class SavedTensor:
                 "detection to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
+        if self.output_nr >= 0 and t is not None and _grad_enabled():
+            # Double backward differentiates through the saved output: hand back an alias
+            # that carries its history again.
+            from .._tensor.subclassing import alias_as
+
+            t = alias_as(type(t), t)
+            t._version_counter = self.tensor._version_counter
+            t._grad_fn = self.output_of
+            t._requires_grad = True
+            autograd_meta(t).output_nr = self.output_nr
+        elif self.output_nr >= 0 and t is not None:
+            t = t.detach()  # PyTorch unpacks a saved output as a fresh detached alias
         return t
 
     def release(self) -> None:

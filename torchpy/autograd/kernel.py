@@ -29,6 +29,12 @@ _BELOW_AUTOGRAD_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrV
 _grad_state = grad_mode.state
 
 
+def _DETACH(t: Tensor) -> Tensor:
+    from .._dispatch.ops import op_for
+
+    return op_for("aten::detach").__call__(t)
+
+
 def _requires_grad(value: Any) -> bool:
     if isinstance(value, Tensor):
         return value._requires_grad
@@ -169,7 +175,10 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         for name in formula.save:
             if name.startswith("result"):
                 index = int(name[6:] or 0)
-                node._saved[name] = SavedTensor(outputs[index], output_of=node)
+                # As in PyTorch, an output is saved detached (no reference cycle through its
+                # grad_fn); unpacking reattaches it to this node for double backward.
+                detached = _DETACH(outputs[index])
+                node._saved[name] = SavedTensor(detached, output_of=node, output_nr=index)
             elif "." in name:  # "self.shape": only the geometry, so self is not kept alive
                 node._saved[name.replace(".", "_")] = geometry[name]
             else:

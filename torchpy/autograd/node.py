@@ -71,6 +71,8 @@ class OpNode(Node):
             return [None] * len(self._inputs)
         grads = [g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta)]
         saved = {name: _unpack(value) for name, value in self._saved.items()}
+        if self._formula.takes_needs:
+            saved["needs"] = tuple(node is not None for node, _ in self._next_edges)
         result = self._formula.backward(grads[0] if self._num_outputs == 1 else tuple(grads), **saved)
         if not isinstance(result, (tuple, list)):
             result = (result,)

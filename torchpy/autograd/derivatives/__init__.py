@@ -11,6 +11,9 @@
   are kept as they are; tensors are saved with a version check.
 * The formula gets the output gradient(s) first (one tensor, or a tuple for
   multi-output ops), then the saved values as keyword arguments.
+* A formula that takes a `needs` keyword gets a tuple of booleans, one per input: whether
+  that input needs a gradient. Formulas use it to skip work (and the ops a dispatch mode
+  would otherwise see), as PyTorch's generated code does.
 * Gradients are un-broadcast to each input's shape and cast to its dtype
   centrally (see node.py), so formulas never do it themselves.
 
@@ -21,6 +24,7 @@ records its own graph and double backward works.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Callable
 
 
@@ -31,6 +35,7 @@ class Derivative:
     inputs: tuple[str, ...]     # differentiable arguments, in the formula's return order
     save: tuple[str, ...]       # argument names and/or "result", "result0", ...
     backward: Callable
+    takes_needs: bool = False   # the formula accepts needs=(bool, ...)
 
 
 FORMULAS: dict[str, Derivative] = {}
@@ -40,7 +45,8 @@ def derivative(op: str, node_name: str, inputs: tuple[str, ...], save: tuple[str
     def register(fn: Callable) -> Callable:
         if op in FORMULAS:
             raise RuntimeError(f"a derivative for {op} is already registered")
-        FORMULAS[op] = Derivative(op, node_name, tuple(inputs), tuple(save), fn)
+        takes_needs = "needs" in inspect.signature(fn).parameters
+        FORMULAS[op] = Derivative(op, node_name, tuple(inputs), tuple(save), fn, takes_needs)
         return fn
 
     return register

@@ -10,27 +10,28 @@ from . import derivative
 
 
 def _scaled(t, factor):
-    return t if factor == 1 else t * factor
+    return t if t is None or factor == 1 else t * factor
 
 
 @derivative("aten::mm", "MmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
-def mm_backward(grad, self, mat2):
-    return grad.mm(mat2.t()), self.t().mm(grad)
+def mm_backward(grad, self, mat2, needs=(True, True)):
+    return (grad.mm(mat2.t()) if needs[0] else None), (self.t().mm(grad) if needs[1] else None)
 
 
 @derivative("aten::bmm", "BmmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
-def bmm_backward(grad, self, mat2):
-    return grad.bmm(mat2.transpose(1, 2)), self.transpose(1, 2).bmm(grad)
+def bmm_backward(grad, self, mat2, needs=(True, True)):
+    return ((grad.bmm(mat2.transpose(1, 2)) if needs[0] else None),
+            (self.transpose(1, 2).bmm(grad) if needs[1] else None))
 
 
 @derivative("aten::mv", "MvBackward0", inputs=("self", "vec"), save=("self", "vec"))
-def mv_backward(grad, self, vec):
-    return grad.unsqueeze(1) * vec.unsqueeze(0), self.t().mv(grad)
+def mv_backward(grad, self, vec, needs=(True, True)):
+    return ((grad.unsqueeze(1) * vec.unsqueeze(0)) if needs[0] else None), (self.t().mv(grad) if needs[1] else None)
 
 
 @derivative("aten::dot", "DotBackward0", inputs=("self", "tensor"), save=("self", "tensor"))
-def dot_backward(grad, self, tensor):
-    return grad * tensor, grad * self
+def dot_backward(grad, self, tensor, needs):
+    return (grad * tensor if needs[0] else None), (grad * self if needs[1] else None)
 
 
 # vdot conjugates self; for real tensors it is dot.
@@ -41,19 +42,19 @@ def vdot_backward(grad, self, other):
 
 @derivative("aten::addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
             save=("mat1", "mat2", "beta", "alpha"))
-def addmm_backward(grad, mat1, mat2, beta, alpha):
-    grad_mat1, grad_mat2 = mm_backward(grad, mat1, mat2)
-    return _scaled(grad, beta), _scaled(grad_mat1, alpha), _scaled(grad_mat2, alpha)
+def addmm_backward(grad, mat1, mat2, beta, alpha, needs):
+    grad_mat1, grad_mat2 = mm_backward(grad, mat1, mat2, needs[1:])
+    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_mat1, alpha), _scaled(grad_mat2, alpha)
 
 
 @derivative("aten::baddbmm", "BaddbmmBackward0", inputs=("self", "batch1", "batch2"),
             save=("batch1", "batch2", "beta", "alpha"))
-def baddbmm_backward(grad, batch1, batch2, beta, alpha):
-    grad_batch1, grad_batch2 = bmm_backward(grad, batch1, batch2)
-    return _scaled(grad, beta), _scaled(grad_batch1, alpha), _scaled(grad_batch2, alpha)
+def baddbmm_backward(grad, batch1, batch2, beta, alpha, needs):
+    grad_batch1, grad_batch2 = bmm_backward(grad, batch1, batch2, needs[1:])
+    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_batch1, alpha), _scaled(grad_batch2, alpha)
 
 
 @derivative("aten::addmv", "AddmvBackward0", inputs=("self", "mat", "vec"), save=("mat", "vec", "beta", "alpha"))
-def addmv_backward(grad, mat, vec, beta, alpha):
-    grad_mat, grad_vec = mv_backward(grad, mat, vec)
-    return _scaled(grad, beta), _scaled(grad_mat, alpha), _scaled(grad_vec, alpha)
+def addmv_backward(grad, mat, vec, beta, alpha, needs):
+    grad_mat, grad_vec = mv_backward(grad, mat, vec, needs[1:])
+    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_mat, alpha), _scaled(grad_vec, alpha)

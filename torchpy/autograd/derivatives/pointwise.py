@@ -58,8 +58,8 @@ def rsub_scalar_backward(grad, alpha):
 
 
 @derivative("aten::mul.Tensor", "MulBackward0", inputs=("self", "other"), save=("self", "other"))
-def mul_backward(grad, self, other):
-    return grad * other, grad * self
+def mul_backward(grad, self, other, needs):
+    return (grad * other if needs[0] else None), (grad * self if needs[1] else None)
 
 
 @derivative("aten::mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
@@ -68,8 +68,10 @@ def mul_scalar_backward(grad, other):
 
 
 @derivative("aten::div.Tensor", "DivBackward0", inputs=("self", "other"), save=("self", "other"))
-def div_backward(grad, self, other):
-    return grad / other, grad * -self / (other * other)
+def div_backward(grad, self, other, needs):
+    grad_self = grad / other if needs[0] else None
+    grad_other = -grad * self / (other * other) if needs[1] else None
+    return grad_self, grad_other
 
 
 @derivative("aten::div.Scalar", "DivBackward1", inputs=("self",), save=("other",))
@@ -77,13 +79,19 @@ def div_scalar_backward(grad, other):
     return grad / other
 
 
+@derivative("aten::threshold_backward", "ThresholdBackwardBackward0", inputs=("grad_output", "self"),
+            save=("self", "threshold"))
+def threshold_backward_backward(grad, self, threshold):
+    return torchpy.ops.aten.threshold_backward.default(grad, self, threshold), None
+
+
 # With a rounding mode the result is piecewise constant: zero gradient.
 @derivative("aten::div.Tensor_mode", "DivBackward2", inputs=("self", "other"),
             save=("self", "other", "rounding_mode"))
-def div_mode_backward(grad, self, other, rounding_mode):
+def div_mode_backward(grad, self, other, rounding_mode, needs):
     if rounding_mode is not None:
         return _zeros(grad), _zeros(grad)
-    return div_backward(grad, self, other)
+    return div_backward(grad, self, other, needs)
 
 
 @derivative("aten::div.Scalar_mode", "DivBackward3", inputs=("self",), save=("other", "rounding_mode"))
@@ -268,7 +276,7 @@ def sigmoid_backward(grad, result):
 
 @derivative("aten::relu", "ReluBackward0", inputs=("self",), save=("result",))
 def relu_backward(grad, result):
-    return torchpy.where(result > 0, grad, 0.0)
+    return torchpy.ops.aten.threshold_backward.default(grad, result, 0)
 
 
 @derivative("aten::erf", "ErfBackward0", inputs=("self",), save=("self",))

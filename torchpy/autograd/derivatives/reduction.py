@@ -36,13 +36,14 @@ def nansum_backward(grad, self, dim, keepdim):
 
 @derivative("aten::mean", "MeanBackward0", inputs=("self",), save=("self.shape",))
 def mean_backward(grad, self_shape):
-    return grad.expand(self_shape) / reduced_count(self_shape, None)
+    # grad / n with n a number: PyTorch's formula calls div.Scalar
+    return torchpy.ops.aten.div.Scalar(grad.expand(self_shape), reduced_count(self_shape, None))
 
 
 @derivative("aten::mean.dim", "MeanBackward1", inputs=("self",), save=("self.shape", "dim", "keepdim"))
 def mean_dim_backward(grad, self_shape, dim, keepdim):
     spread = restore_reduced(grad, dim, keepdim, len(self_shape)).expand(self_shape)
-    return spread / reduced_count(self_shape, dim)
+    return torchpy.ops.aten.div.Scalar(spread, reduced_count(self_shape, dim))
 
 
 # --- prod ------------------------------------------------------------------------------------
