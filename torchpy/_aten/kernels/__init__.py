@@ -3,8 +3,9 @@
 from . import pointwise, pointwise_select  # noqa: F401
 from . import indexing  # noqa: F401
 from . import sorting  # noqa: F401
-from . import factory  # noqa: F401
 from . import reduction, extrema, statistics, cumulative, norm, softmax  # noqa: F401
+from . import factory  # noqa: F401
 from . import view, shape, copy  # noqa: F401
 from . import random  # noqa: F401
 from . import linalg, einsum  # noqa: F401
+from . import activation_backward  # noqa: F401
