@@ -1,10 +1,10 @@
 """`make demo`: a tour of what torchpy can do today.
 
-1. Define a custom operator with the library API.
-2. Register kernels at two keys: a CPU backend kernel and an Autograd-layer
-   kernel that logs and redispatches below itself.
-3. Print the operator's computed dispatch table, as torch._C._dispatch_dump_table does.
-4. Call it under a dispatch trace, which shows every decision the dispatcher made.
+1. A custom operator, defined with the library API, with kernels at two keys;
+   its computed dispatch table; a call under the dispatch trace.
+2. A short tensor tour: creation, promotion, broadcasting, views, reductions.
+3. Autograd: a backward pass and the graph it ran.
+4. A TorchDispatchMode logging the aten ops of a forward and backward pass.
 """
 
 from __future__ import annotations
@@ -12,27 +12,20 @@ from __future__ import annotations
 import sys
 
 import torchpy
-from torchpy._C import DispatchKey, DispatchKeySet
+from torchpy.utils._python_dispatch import TorchDispatchMode
 
 
-class CPUTensorLike:
-    """Stands in for a CPU tensor until the Tensor class exists: the dispatcher only reads
-    its key set (PyTorch's for a CPU tensor: CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)."""
-
-    _keyset = DispatchKeySet([DispatchKey.CPU, DispatchKey.ADInplaceOrView,
-                              DispatchKey.AutogradCPU, DispatchKey.AutocastCPU]).raw_repr()
-
-    def __repr__(self) -> str:
-        return "<cpu tensor>"
+def section(title: str) -> None:
+    print(f"\n== {title}")
 
 
-def main() -> None:
+def custom_operator() -> None:
     lib = torchpy.library.Library("demo", "DEF")
     lib.define("scale(Tensor x, float factor=2.0) -> Tensor")
     scale = torchpy.ops.demo.scale.default
 
     def scale_cpu(x, factor=2.0):
-        return f"scale_cpu({x!r}, factor={factor})"
+        return x * factor
 
     def scale_autograd(keyset, x, factor=2.0):
         print(f"    [autograd kernel] got {keyset}; redispatching below autograd")
@@ -41,18 +34,71 @@ def main() -> None:
     lib.impl("scale", scale_cpu, "CPU")
     lib.impl("scale", scale_autograd, "Autograd", with_keyset=True)
 
-    print("== schema")
+    section("a custom operator: schema and computed dispatch table")
     print(scale._schema)
     print(f"{scale!s} / {scale!r} / name()={scale.name()}")
-    print()
-    print("== computed dispatch table (torchpy._C._dispatch_dump_table)")
-    print(torchpy._C._dispatch_dump_table("demo::scale"), end="")
-    print()
-    print("== a call under torchpy.dispatch_trace()")
+    table = torchpy._C._dispatch_dump_table("demo::scale").splitlines()
+    print("\n".join(line for line in table if not line.startswith(("Autograd", "Autocast")) or "CPU" in line))
+    print(f"    ... ({len(table)} keys in all)")
+
+    section("the call under torchpy.dispatch_trace()")
     with torchpy.dispatch_trace(sys.stdout):
-        result = scale(CPUTensorLike(), 3.0)
+        result = scale(torchpy.tensor([1.0, 2.0]), 3.0)
     print(f"result: {result}")
     lib._destroy()
+
+
+def tensor_tour() -> None:
+    section("tensors")
+    x = torchpy.tensor([[1, 2, 3], [4, 5, 6]])
+    print(f"x = {x!r}  {x.dtype}, shape {x.shape}, strides {x.stride()}")
+    print(f"x / 2 -> {x / 2!r}")
+    print(f"x + 0.5 (int tensor + Python float promotes to the default dtype) -> {(x + 0.5).dtype}")
+    t = x.t()
+    print(f"x.t() is a view: strides {t.stride()}, shares storage: "
+          f"{t.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()}")
+    print(f"x.sum(0) = {x.sum(0)!r}, x.float().mean(1) = {x.float().mean(1)!r}")
+    print(f"x.max(1) = {x.max(1)}")
+    m = torchpy.tensor([[1.0, 2.0]], device="meta")
+    print(f"meta tensors carry metadata only: {m @ m.t()!r}")
+
+
+def autograd_tour() -> None:
+    section("autograd: backward and the recorded graph")
+    w = torchpy.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    x = torchpy.tensor([[1.0, 2.0], [3.0, 4.0]])
+    loss = (x @ w).relu().sum()
+    print(f"loss = {loss!r}")
+    node, depth = loss.grad_fn, 0
+    while node is not None:
+        print("  " * depth + node.name())
+        nexts = [n for n, _ in node.next_functions if n is not None]
+        node, depth = (nexts[0] if nexts else None), depth + 1
+    loss.backward()
+    print(f"w.grad = {w.grad!r}")
+
+
+class LoggingMode(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        print(f"  {func}")
+        return out
+
+
+def mode_tour() -> None:
+    section("a TorchDispatchMode sees every aten op, forward and backward")
+    a = torchpy.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with LoggingMode():
+        b = (a * a).sum()
+        b.backward()
+    print(f"a.grad = {a.grad!r}")
+
+
+def main() -> None:
+    custom_operator()
+    tensor_tour()
+    autograd_tour()
+    mode_tour()
 
 
 if __name__ == "__main__":
