@@ -885,3 +885,23 @@ def test_dispatch_mode_sees_torchs_ops_for_the_rest(fn):
 
     inputs = (values(3, 4), ints([[0], [1], [3]]), mask([1, 0, 0, 1]), values(12))
     assert seen_ops(torchpy, fn, *inputs) == seen_ops(torch, fn, *inputs)
+
+
+def test_nonzero_goes_through_torch_function_modes():
+    def seen(lib):
+        overrides = __import__(lib.__name__ + ".overrides", fromlist=["TorchFunctionMode"])
+        calls = []
+
+        class Recorder(overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                calls.append((func.__name__, len(args), sorted((kwargs or {}).items())))
+                return func(*args, **(kwargs or {}))
+
+        x = lib.tensor([[0.0, 1.0], [2.0, 0.0]])
+        with Recorder():
+            lib.nonzero(x)
+            lib.nonzero(x, as_tuple=True)
+            x.nonzero(as_tuple=False)
+        return calls
+
+    assert seen(torchpy) == seen(torch)

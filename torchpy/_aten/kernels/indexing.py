@@ -25,6 +25,7 @@ from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..registry import register
 from .variants import write_out
 
@@ -888,9 +889,26 @@ register("nonzero", CPU_META, nonzero)
 register("nonzero_out", CPU_META, nonzero_out)
 
 
-def nonzero_public(input: Tensor, *, out: Tensor | None = None, as_tuple: bool = False) -> Any:
+_UNSET: Any = object()
+
+
+def nonzero_public(input: Tensor, *, out: Tensor | None = _UNSET, as_tuple: bool = _UNSET) -> Any:
     """torch.nonzero: as_tuple=True gives one 1-D tensor per dimension. PyTorch does this in
     its Python binding, over aten::nonzero and aten::unbind (a 0-dim input unsqueezed first)."""
+    given = {k: v for k, v in (("out", out), ("as_tuple", as_tuple)) if v is not _UNSET}
+    if needs_override((input,), given):
+        return dispatch_from_binding(nonzero_public, (input,), given)
+    return _nonzero(input, given.get("out"), given.get("as_tuple", False))
+
+
+def _nonzero_method(self: Tensor, *, as_tuple: bool = _UNSET) -> Any:
+    given = {} if as_tuple is _UNSET else {"as_tuple": as_tuple}
+    if needs_override((self,), given):
+        return dispatch_from_binding(Tensor.nonzero, (self,), given)
+    return _nonzero(self, None, given.get("as_tuple", False))
+
+
+def _nonzero(input: Tensor, out: Tensor | None, as_tuple: bool) -> Any:
     if not as_tuple:
         if out is None:
             return aten_op("aten::nonzero")(input)
@@ -902,10 +920,8 @@ def nonzero_public(input: Tensor, *, out: Tensor | None = None, as_tuple: bool =
     return tuple(aten_op("aten::unbind.int")(aten_op("aten::nonzero")(input), 1))
 
 
-def _nonzero_method(self: Tensor, *, as_tuple: bool = False) -> Any:
-    return nonzero_public(self, as_tuple=as_tuple)
-
-
+nonzero_public.__name__ = nonzero_public.__qualname__ = "nonzero"
+_nonzero_method.__name__ = _nonzero_method.__qualname__ = "nonzero"
 Tensor.nonzero = _nonzero_method  # type: ignore[attr-defined]  (the generated method has no as_tuple)
 
 
