@@ -296,3 +296,62 @@ def test_subclasses_and_overriding_operands_get_the_call():
             expected = seen
         else:
             assert seen == expected
+
+
+# --- the fast bindings of pointwise methods and functions ------------------------------------------
+
+METHOD_CALLS = ["x.exp()", "torch.exp(x)", "x.add(y)", "torch.add(x, 2)", "x.add(2.5)", "x.mul(y)", "x.div(2)",
+                "torch.eq(x, 2)", "x.lt(y)", "x.pow(2)", "torch.pow(x, y)", "x.remainder(2)", "x.fmod(y)",
+                "torch.floor_divide(x, 2)", "i.bitwise_and(2)", "torch.bitwise_or(i, i)", "x.maximum(y)",
+                "x.add_(1)", "x.mul_(y)", "x.neg_()", "torch.sigmoid(x)", "x.round()", "x.abs_()",
+                "torch.logical_and(x, y)", "x.isfinite()", "torch.relu(x)"]
+
+
+@pytest.mark.parametrize("code", METHOD_CALLS)
+def test_pointwise_methods_and_functions_dispatch_as_torch(code):
+    fn = eval(f"lambda t, x, y, i: {code.replace('torch.', 't.')}")
+    same_dispatch(fn, X, Y, I)
+    check(fn, X, Y, I)
+
+
+@pytest.mark.parametrize("code", [c.replace("torch.", "lib.") for c in METHOD_CALLS])
+def test_pointwise_methods_and_functions_under_a_function_mode(code):
+    import torchpy.overrides  # noqa: F401
+
+    logs = []
+    for lib in (torch, torchpy):
+        names = {id(getattr(lib.Tensor, n)): f"Tensor.{n}" for n in dir(lib.Tensor)
+                 if callable(getattr(lib.Tensor, n, None))}
+        names.update({id(getattr(lib, n)): f"torch.{n}" for n in dir(lib) if callable(getattr(lib, n, None))})
+        log = []
+
+        class Recorder(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                log.append(names.get(id(func), repr(func)))
+                return func(*args, **(kwargs or {}))
+
+        scope = {"lib": lib, "x": lib.tensor([1.0, 2.0]), "y": lib.tensor([3.0, 0.5]), "i": lib.tensor([1, 2])}
+        with Recorder():
+            eval(code, {}, scope)
+        logs.append(log)
+    assert logs[1] == logs[0]
+
+
+def test_subclasses_through_the_fast_bindings():
+    import torchpy.overrides  # noqa: F401
+
+    seen = {}
+    for lib in (torch, torchpy):
+        log = seen[lib] = []
+
+        class Logged(lib.Tensor):
+            @classmethod
+            def __torch_function__(cls, func, types, args=(), kwargs=None):
+                log.append(func.__name__)
+                return super().__torch_function__(func, types, args, kwargs)
+
+        x = lib.tensor([1.0, 2.0])
+        s = x.as_subclass(Logged)
+        results = [s.exp(), lib.add(s, 1), x.mul(s), s.add_(1), lib.eq(x, s)]
+        assert all(type(r) is Logged for r in results[:-1]) and type(results[-1]) is Logged
+    assert seen[torchpy] == seen[torch]

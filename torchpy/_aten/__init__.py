@@ -23,10 +23,12 @@ for _name, _python_op in METHODS.items():
 dunders.install(METHODS)
 
 from . import fast_methods, indexing, tensor_methods  # noqa: E402  (x[i], x[i] = v; to(), float(), T, ...)
+from . import fast_pointwise  # noqa: E402  (x.exp(), x.add(y), ...)
 
 indexing.install()
 tensor_methods.install()
 fast_methods.install()
+fast_pointwise.install()
 
 
 def public_functions(module: str = "") -> dict[str, object]:
@@ -34,4 +36,5 @@ def public_functions(module: str = "") -> dict[str, object]:
     functions = {name: make_function(op) for (mod, name), op in FUNCTIONS.items() if mod == module}
     if not module:
         functions.update(fast_methods.fast_functions(functions))  # torch.cat & co.
+        functions.update(fast_pointwise.fast_functions(functions))  # torch.exp, torch.add & co.
     return functions

@@ -1,0 +1,121 @@
+"""Binder-free bindings for the pointwise family's hottest methods and functions.
+
+x.exp(), torchpy.exp(x), x.add(y), torchpy.mul(x, 2), x.eq(0), x.add_(1), ...: for the
+common argument forms (one plain tensor; a plain tensor and a plain tensor or Python
+number, no keywords) these make the very aten call the generated binding makes, with
+the same normalized arguments (a number goes to the Scalar overload where torch picks
+it, else in as a wrapped number), skipping overload resolution and argument binding.
+Any other form goes to the generated binding, which handles everything. A
+TorchFunctionMode or an operand whose type defines __torch_function__ gets the call
+with these functions as `func`, as from the generated ones; Tensor subclasses are
+handled the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._tensor.tensor import Tensor, wrapped_number
+from .._tensor.torch_function import dispatch_from_binding, needs_override
+from .._tensor.torch_function import state as _function_state
+from .fastcall import aten, call
+
+_NUMBERS = frozenset({bool, int, float, complex})
+
+# one plain tensor in, the op's default overload
+UNARY = (
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "reciprocal", "sin", "cos",
+    "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "erf", "erfc", "abs", "neg", "sign",
+    "relu", "floor", "ceil", "round", "trunc", "frac", "bitwise_not", "logical_not", "isnan", "isinf",
+    "isfinite",
+)
+UNARY_INPLACE = tuple(f"{name}_" for name in UNARY if name not in ("isnan", "isinf", "isfinite"))
+
+# name -> (overload for a tensor operand, for a number: the Scalar overload, "wrap" to pass it
+# wrapped to the tensor overload, or None to leave numbers to the generated binding)
+BINARY: dict[str, tuple[str, str | None]] = {
+    "add": ("add.Tensor", "wrap"), "sub": ("sub.Tensor", "wrap"), "mul": ("mul.Tensor", "wrap"),
+    "div": ("div.Tensor", "wrap"), "floor_divide": ("floor_divide", "wrap"),
+    "remainder": ("remainder.Tensor", "remainder.Scalar"), "fmod": ("fmod.Tensor", "fmod.Scalar"),
+    "pow": ("pow.Tensor_Tensor", "pow.Tensor_Scalar"),
+    "eq": ("eq.Tensor", "eq.Scalar"), "ne": ("ne.Tensor", "ne.Scalar"), "lt": ("lt.Tensor", "lt.Scalar"),
+    "le": ("le.Tensor", "le.Scalar"), "gt": ("gt.Tensor", "gt.Scalar"), "ge": ("ge.Tensor", "ge.Scalar"),
+    "maximum": ("maximum", None), "minimum": ("minimum", None), "atan2": ("atan2", None),
+    "hypot": ("hypot", None), "logical_and": ("logical_and", None), "logical_or": ("logical_or", None),
+    "logical_xor": ("logical_xor", None), "bitwise_and": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
+    "bitwise_or": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
+    "bitwise_xor": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
+    "add_": ("add_.Tensor", "wrap"), "sub_": ("sub_.Tensor", "wrap"), "mul_": ("mul_.Tensor", "wrap"),
+    "div_": ("div_.Tensor", "wrap"),
+}
+
+def _slow(binding: Callable, python_op: Any, args: tuple, kwargs: dict) -> Any:
+    """The generated binding's path: overrides first, then overload resolution and binding."""
+    if needs_override(args, kwargs):
+        return dispatch_from_binding(binding, args, kwargs)
+    return python_op(args, kwargs)
+
+
+def _unary(name: str, python_op: Any) -> Callable:
+    op = aten(name)
+
+    def binding(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs:
+            self = args[0]
+            if type(self) is Tensor:
+                if _function_state.modes and needs_override(args, kwargs):
+                    return dispatch_from_binding(binding, args, kwargs)
+                return call(op, self._keyset, self)
+        return _slow(binding, python_op, args, kwargs)
+
+    return binding
+
+
+def _binary(name: str, python_op: Any) -> Callable:
+    tensor_name, number_name = BINARY[name]
+    on_tensor = aten(tensor_name)
+    on_number = aten(number_name) if number_name not in (None, "wrap") else None
+    wrap = number_name == "wrap"
+
+    def binding(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 2 and not kwargs and type(args[0]) is Tensor:
+            self, other = args
+            kind = type(other)
+            if kind is Tensor or (kind in _NUMBERS and number_name is not None):
+                if _function_state.modes and needs_override(args, kwargs):
+                    return dispatch_from_binding(binding, args, kwargs)
+                if kind is Tensor:
+                    return call(on_tensor, self._keyset | other._keyset, self, other)
+                if wrap:
+                    other = wrapped_number(other)
+                    return call(on_tensor, self._keyset | other._keyset, self, other)
+                return call(on_number, self._keyset, self, other)
+        return _slow(binding, python_op, args, kwargs)
+
+    return binding
+
+
+def _fast(name: str, generated: Callable) -> Callable:
+    """The fast binding standing in front of `generated` (with its PythonOp, which marks it
+    as an op-table binding that checks overrides itself)."""
+    python_op = generated._python_op  # type: ignore[attr-defined]
+    binding = _unary(name, python_op) if name in UNARY or name in UNARY_INPLACE else _binary(name, python_op)
+    binding.__name__ = binding.__qualname__ = name
+    binding.__doc__ = getattr(generated, "__doc__", None)
+    binding._python_op = python_op  # type: ignore[attr-defined]
+    binding._is_method = getattr(generated, "_is_method", False)  # type: ignore[attr-defined]
+    return binding
+
+
+def install() -> None:
+    """Put the fast methods in front of the generated Tensor methods of the same names."""
+    for name in UNARY + UNARY_INPLACE + tuple(BINARY):
+        generated = Tensor.__dict__.get(name)
+        if getattr(generated, "_python_op", None) is not None:  # generated from the op table
+            setattr(Tensor, name, _fast(name, generated))
+
+
+def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:
+    """Fast torchpy.<name> functions to stand in front of the generated ones in `generated`."""
+    return {name: _fast(name, generated[name]) for name in UNARY + UNARY_INPLACE + tuple(BINARY)
+            if getattr(generated.get(name), "_python_op", None) is not None}
