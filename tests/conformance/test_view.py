@@ -638,3 +638,76 @@ def test_stacking_errors():
     for name in ("hstack", "vstack", "dstack", "column_stack"):
         check_error(lambda t, x: getattr(t, name)([]), values(2))
     check_error(lambda t, x, y: t.vstack([x, y]), values(3), values(2))
+
+
+# --- random chains of view ops -----------------------------------------------------------------------
+
+
+def _random_view_op(rng: Any, shape: tuple) -> Callable:
+    """One view/shape op that applies to a tensor of `shape`, arguments drawn from rng."""
+    n = len(shape)
+    choices: list[Callable] = [lambda t, x: x.unsqueeze(0), lambda t, x: x[...], lambda t, x: x.squeeze()]
+    if n >= 1:
+        d = rng.randrange(n)
+        size = shape[d]
+        start, end, step = rng.randint(-size - 1, size + 1), rng.randint(-size - 1, size + 2), rng.randint(1, 3)
+        choices += [
+            lambda t, x: x[(slice(None),) * d + (slice(start, end, step),)],
+            lambda t, x: x.unsqueeze(d), lambda t, x: x.squeeze(d), lambda t, x: x.flatten(),
+            lambda t, x: x.reshape(-1), lambda t, x: x.split(max(1, size // 2), d)[0],
+            lambda t, x: x.chunk(2, d)[-1], lambda t, x: x.contiguous(), lambda t, x: x.clone(),
+            lambda t, x: x[None, ..., None], lambda t, x: x.movedim(0, -1),
+        ]
+        if size:
+            index = rng.randrange(-size, size)
+            choices += [lambda t, x: x.select(d, index), lambda t, x: x[(slice(None),) * d + (index,)]]
+        if size >= 2:
+            choices.append(lambda t, x: x.unfold(d, 2, 1))
+        target = [3 if s == 1 and rng.random() < 0.5 else s for s in shape]
+        choices.append(lambda t, x: x.expand(2, *target))
+    if n >= 2:
+        a, b, offset = rng.randrange(n), rng.randrange(n), rng.randint(-2, 2)
+        order = list(range(n))
+        rng.shuffle(order)
+        choices += [lambda t, x: x.transpose(a, b), lambda t, x: x.permute(*order), lambda t, x: x.mT,
+                    lambda t, x: x.diagonal(offset, a, b) if a != b else x]
+        if 0 not in shape:
+            choices.append(lambda t, x: x.reshape(shape[0], -1))
+    return rng.choice(choices)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_view_chains(seed):
+    """Chains of view ops on random shapes: same values, geometry, view-ness and writes through."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(60):
+        shape = tuple(rng.choice([0, 1, 2, 3, 4]) for _ in range(rng.randint(0, 4)))
+        data = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        chain = [_random_view_op(rng, shape)]
+        for _ in range(rng.randint(0, 3)):
+            expected = _apply(torch, chain, data)
+            if isinstance(expected, Exception):
+                break
+            chain.append(_random_view_op(rng, tuple(expected.shape)))
+        check(lambda t: _apply(t, chain, data, describe=True))
+        check(lambda t: _apply(t, chain, data, device="meta", describe=True))
+
+
+def _apply(lib: Any, chain: list, data: Any, device: str = "cpu", describe: bool = False) -> Any:
+    """Run the chain on `data`; with describe, return what the check compares (or the error's text)."""
+    x = lib.from_numpy(data.copy()) if device == "cpu" else lib.empty(data.shape, device=device)
+    base = x
+    try:
+        for op in chain:
+            x = op(lib, x)
+    except (RuntimeError, IndexError) as error:
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}" if describe else error
+    if not describe:
+        return x
+    summary = [geometry(x), x._is_view()]
+    if x.device.type == "cpu" and x.numel() and 0 not in x.stride():
+        x.fill_(-1)  # a write through a view reaches the base
+        summary.append(base.clone())
+    return [x, *summary] if x.device.type == "cpu" else summary

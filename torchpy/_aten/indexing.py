@@ -47,8 +47,8 @@ def _is_int(x: Any) -> bool:
 
 
 def _select(self: Tensor, dim: int, index: int, real_dim: int = -1) -> Tensor:
-    """x[..., i, ...]: select with indexing's own bounds check; its message names the dim of the
-    indexed tensor (`real_dim`), not of the partial result."""
+    """x[..., i, ...]: select with indexing's own bounds check; its message names `real_dim`
+    (the element's position in the index), not the dim of the partial result."""
     shape = self._shape
     if not shape:
         raise IndexError(
@@ -152,35 +152,28 @@ def apply_slicing(self: Tensor, index: tuple) -> tuple[Tensor, list]:
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     result = self
-    dim = 0       # the next dim of `result` to index
-    real_dim = 0  # the same position in `self` (for error messages)
+    dim = 0  # the next dim of `result` to index
     tensors: list = []
-    for obj in index:
+    for position, obj in enumerate(index):  # PyTorch's messages name the index's position
         if _is_int(obj):
-            result = _select(result, dim, int(obj), real_dim)
-            real_dim += 1
+            result = _select(result, dim, int(obj), position)
         elif isinstance(obj, slice):
             result = _slice(result, dim, obj, skip_full=True)
             dim += 1
-            real_dim += 1
         elif obj is None:
             result = _unsqueeze(result, dim)
             dim += 1
         elif obj is Ellipsis:
             dim += ndim - specified
-            real_dim += ndim - specified
         elif isinstance(obj, bool):
             result = _unsqueeze(result, dim)
             _record(tensors, dim, _bool_index(result, obj))
             dim += 1
         elif isinstance(obj, Tensor):
-            before = dim
-            result, dim = _tensor_element(result, dim, obj, tensors, real_dim)
-            real_dim += dim - before if dim != before else 1
+            result, dim = _tensor_element(result, dim, obj, tensors, position)
         elif _is_sequence(obj):
             _record(tensors, dim, _sequence_to_tensor(self, obj))
             dim += 1
-            real_dim += 1
         else:
             raise IndexError(_INDEX_TYPES_ERROR.format(type(obj).__name__))
     return result, tensors

@@ -26,7 +26,7 @@ from ..._tensor.promotion import promote_types
 from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, from_array, meta_tensor
 from ..fastcall import aten, call, call_kw
 from ..registry import register
-from .view import unsqueeze_geometry
+from .view import contiguous_strides_of, unsqueeze_geometry
 from .variants import write_out
 
 CEA = "CompositeExplicitAutograd"
@@ -37,7 +37,10 @@ CIA = "CompositeImplicitAutograd"
 
 
 def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """Whether the elements tile a block of memory exactly once, in some dimension order."""
+    """Whether the elements tile a block of memory exactly once, in some dimension order
+    (no elements at all counts as dense, whatever the strides)."""
+    if 0 in shape:
+        return True
     if len(shape) == 1:
         return shape[0] < 2 or strides[0] == 1
     dims = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
@@ -197,19 +200,6 @@ def _warn_if_complex_to_real(src: _dt.dtype, dst: _dt.dtype) -> None:
 
 
 # --- clone, _to_copy, copy_, copy ------------------------------------------------------------------
-
-
-_CONTIGUOUS: dict[tuple, tuple] = {}
-
-
-def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
-    """contiguous_strides(shape), remembered: copies ask for the same few shapes over and over."""
-    strides = _CONTIGUOUS.get(shape)
-    if strides is None:
-        if len(_CONTIGUOUS) > 4096:
-            _CONTIGUOUS.clear()
-        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
-    return strides
 
 
 def _copy_of(self: Tensor, d: _dt.dtype, device: Any, memory_format: Any) -> Tensor:

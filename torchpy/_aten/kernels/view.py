@@ -79,7 +79,22 @@ def strided_array(self: Tensor, shape: Sequence[int], strides: Sequence[int], of
     if np_dtype is None:
         np_dtype = self._data.dtype
     item = np_dtype.itemsize
+    if 0 in shape:  # addresses nothing: PyTorch allows any offset here, NumPy wants it in the buffer
+        return np.ndarray(tuple(shape), np_dtype, buffer, min(offset * item, len(buffer)), (0,) * len(shape))
     return np.ndarray(tuple(shape), np_dtype, buffer, offset * item, tuple([s * item for s in strides]))
+
+
+_CONTIGUOUS: dict[tuple, tuple] = {}
+
+
+def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
+    """contiguous_strides(shape), remembered: views and copies ask for the same few shapes."""
+    strides = _CONTIGUOUS.get(shape)
+    if strides is None:
+        if len(_CONTIGUOUS) > 4096:
+            _CONTIGUOUS.clear()
+        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
+    return strides
 
 
 def shape_str(shape: Sequence[int]) -> str:
@@ -188,15 +203,21 @@ def view(self: Tensor, size: Sequence[int]) -> Tensor:
     old_shape = self._shape
     shape = infer_size(size, math.prod(old_shape))
     data = self._data
-    if data is not None and data.flags.c_contiguous and data.size:
-        # C-contiguous: NumPy's reshape is a view whose strides are PyTorch's contiguous ones
-        return _view(self, data.reshape(shape), shape, None, self._offset)
-    strides = view_strides(old_shape, self.stride(), shape)
-    if strides is None:
-        raise RuntimeError(_VIEW_ERROR)
-    offset = self.storage_offset()
-    arr = None if data is None else strided_array(self, shape, strides, offset)
-    return _view(self, arr, shape, strides, offset)
+    old_strides = self.stride()
+    if old_strides == contiguous_strides_of(old_shape):  # contiguous in, contiguous out
+        strides = contiguous_strides_of(shape)
+    else:
+        strides = view_strides(old_shape, old_strides, shape)
+        if strides is None:
+            raise RuntimeError(_VIEW_ERROR)
+    offset = self._offset
+    if offset is None:
+        offset = self.storage_offset()
+    if data is None:
+        return _view(self, None, shape, strides, offset)
+    if data.flags.c_contiguous and data.size:  # NumPy's reshape is then a view of the same elements
+        return _view(self, data.reshape(shape), shape, strides, offset)
+    return _view(self, strided_array(self, shape, strides, offset), shape, strides, offset)
 
 
 @register("_unsafe_view", (CEA, "Meta"))
@@ -252,6 +273,7 @@ def view_dtype(self: Tensor, dtype: _dt.dtype) -> Tensor:
         arr = strided_array(self, shape, strides, offset, _dt.to_numpy_dtype(dtype))
     result = _view(self, arr, shape, strides, offset)
     result._dtype = dtype
+    result._base = None  # PyTorch does not track it as a view (it shares the version counter)
     return result
 
 
