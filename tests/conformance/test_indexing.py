@@ -905,3 +905,11 @@ def test_nonzero_goes_through_torch_function_modes():
         return calls
 
     assert seen(torchpy) == seen(torch)
+
+
+def test_fast_method_forms_agree_with_torch():
+    check(lambda t, x, i: x.gather(1, i), values(3, 4), ints([[0, 3], [1, 1], [2, 0]]))
+    check(lambda t, x, i: x.gather(dim=1, index=i), values(3, 4), ints([[0, 3], [1, 1], [2, 0]]))
+    check(lambda t, x, i: x.index_select(1, i), values(3, 4), ints([3, 0]))
+    check(lambda t, x, i: x.index_select(index=i, dim=0), values(3, 4), ints([2]))
+    check_error(lambda t, x, i: x.gather(1.0, i), values(3, 4), ints([[0]]), match_message=False)  # binding text: python_api

@@ -230,3 +230,15 @@ def test_version_counters_bump_once_per_write():
         return [values._version, indices._version, order._version]
 
     check(versions, Input(ties(3, 4), "float32"))
+
+
+def test_fast_method_forms_agree_with_torch():
+    x = Input(ties(4, 6), "float32")
+    check(lambda t, x: x.sort(0, True), x)
+    check(lambda t, x: x.sort(-1, False), x)
+    check(lambda t, x: x.argsort(1, True), x)
+    check(lambda t, x: x.topk(2, 0, False, True), x)
+    check(lambda t, x: x.topk(3, -1, True), x)
+    check(lambda t, x: x.topk(k=2), x)
+    check_error(lambda t, x: x.topk(), x, match_message=False)  # the binding's TypeError text is python_api's
+    check_error(lambda t, x: x.sort(1.0), x, match_message=False)

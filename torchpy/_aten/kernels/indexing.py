@@ -12,6 +12,7 @@ computed on Meta; those raise what PyTorch raises there.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any, Callable, Sequence
@@ -26,6 +27,9 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
+from ..._tensor.torch_function import state as _function_state
+from ..fastcall import aten as fast_aten
+from ..fastcall import call as fast_call
 from ..registry import register
 from .variants import write_out
 
@@ -522,16 +526,24 @@ def _shape1(t: Tensor) -> tuple[int, ...]:
 def _along_key(index: np.ndarray, dim: int) -> tuple:
     """The NumPy key that pairs each element of `index` with its target: coordinates of the
     element itself in every dim but `dim`, the index value there."""
-    ndim = index.ndim
-    key = []
-    for d, size in enumerate(index.shape):
-        if d == dim:
-            key.append(index)
-        else:
-            shape = [1] * ndim
-            shape[d] = size
-            key.append(np.arange(size).reshape(shape))
+    key = list(_coordinates(index.shape, dim))
+    key[dim] = index
     return tuple(key)
+
+
+@functools.lru_cache(maxsize=256)
+def _coordinates(shape: tuple[int, ...], dim: int) -> tuple:
+    """Broadcastable aranges for every dim of `shape` but `dim` (None there); read-only."""
+    ndim = len(shape)
+    grids: list[Any] = []
+    for d, size in enumerate(shape):
+        if d == dim:
+            grids.append(None)
+            continue
+        grid = np.arange(size).reshape([size if i == d else 1 for i in range(ndim)])
+        grid.flags.writeable = False
+        grids.append(grid)
+    return tuple(grids)
 
 
 def _check_along_bounds(index: np.ndarray, dim: int, size: int) -> None:
@@ -1208,3 +1220,45 @@ def take_along_dim_out(self: Tensor, indices: Tensor, dim: int | None = None, *,
 
 register("take_along_dim", "CompositeImplicitAutograd", take_along_dim)
 register("take_along_dim_out", "CompositeImplicitAutograd", take_along_dim_out)
+
+
+# --- fast method bindings -----------------------------------------------------------------------------
+#
+# x.gather(1, idx) and x.index_select(0, idx) in their plain positional form go straight to the
+# op's dispatch (the same aten call the generated binding makes, already normalized); every other
+# form, and any call a TorchFunctionMode must see, goes through the generated binding.
+
+_GENERATED_METHODS: dict[str, Callable] = {}
+
+
+def generated_method(name: str) -> Callable:
+    """The binding the op table generates for Tensor.<name> (which a fast method stands in front of)."""
+    method = _GENERATED_METHODS.get(name)
+    if method is None:
+        from ..build import METHODS
+        from ..python_api import make_method
+
+        method = _GENERATED_METHODS[name] = make_method(METHODS[name])
+    return method
+
+
+def no_torch_function_mode() -> bool:
+    return not (_function_state.modes and _function_state.enabled)
+
+
+def _dim_index_method(name: str, op_name: str) -> Callable:
+    """x.<name>(dim, index) with a plain int dim and a Tensor index."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) == 2 and type(args[0]) is int and type(args[1]) is Tensor \
+                and no_torch_function_mode():
+            index = args[1]
+            return fast_call(fast_aten(op_name), self._keyset | index._keyset, self, args[0], index)
+        return generated_method(name)(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+Tensor.gather = _dim_index_method("gather", "gather")  # type: ignore[attr-defined]
+Tensor.index_select = _dim_index_method("index_select", "index_select")  # type: ignore[attr-defined]
