@@ -100,3 +100,13 @@ def cat_backward(grad, tensors_shape, dim):
 @derivative("aten::stack", "StackBackward0", inputs=("tensors",), save=("dim",))
 def stack_backward(grad, dim):
     return tuple(grad.unbind(wrap_dim(dim, grad.dim())))
+
+
+# normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients).
+def _normal_backward(grad, needs):
+    return tuple(torchpy.zeros_like(grad) if need else None for need in needs)
+
+
+derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",))(_normal_backward)
+derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",))(_normal_backward)
+derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"))(_normal_backward)

@@ -134,3 +134,66 @@ _SCATTER_REDUCE_RULES = {
     "sum": _scatter_sum, "mean": _scatter_mean, "prod": _scatter_prod,
     "amax": _scatter_extreme, "amin": _scatter_extreme,
 }
+
+
+# --- masked_scatter, index_fill, index_copy, take, put ---------------------------------------
+# In-place forms (masked_scatter_, index_fill_, index_copy_, put_) share the functional formula
+# and node name, as in torch.
+
+
+@derivative("aten::masked_scatter", "MaskedScatterBackward0", inputs=("self", "source"),
+            save=("mask", "source.shape"))
+def masked_scatter_backward(grad, mask, source_shape, needs):
+    grad_self = grad.masked_fill(mask, 0) if needs[0] else None
+    grad_source = None
+    if needs[1]:
+        # The source's first k elements (k = the mask's true count) were written, in order.
+        taken = grad.masked_select(mask)
+        count = int(np.prod(tuple(source_shape), dtype=np.int64))
+        pad = count - taken.shape[0]
+        if pad > 0:
+            taken = torchpy.cat([taken, zeros((pad,), grad)])
+        grad_source = taken.reshape(tuple(source_shape))
+    return grad_self, grad_source
+
+
+@derivative("aten::index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))
+def index_fill_scalar_backward(grad, dim, index):
+    return grad.index_fill(dim, index, 0)
+
+
+@derivative("aten::index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"),
+            save=("dim", "index"))
+def index_fill_tensor_backward(grad, dim, index, needs):
+    cleared = grad.index_fill(dim, index, 0)
+    # value landed once at each filled position (repeated indices fill the same one).
+    grad_value = (grad - cleared).sum() if needs[1] else None
+    return (cleared if needs[0] else None), grad_value
+
+
+@derivative("aten::index_copy", "IndexCopyBackward0", inputs=("self", "source"),
+            save=("dim", "index", "source.shape"))
+def index_copy_backward(grad, dim, index, source_shape, needs):
+    grad_self = grad.index_fill(dim, index, 0) if needs[0] else None
+    grad_source = None
+    if needs[1]:
+        if len(source_shape) == 0:
+            grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
+        else:
+            grad_source = grad.index_select(dim, index)
+    return grad_self, grad_source
+
+
+@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self.shape", "index"))
+def take_backward(grad, self_shape, index):
+    return zeros(self_shape, grad).put(index, grad, True)
+
+
+@derivative("aten::put", "PutBackward0", inputs=("self", "source"),
+            save=("index", "source.shape", "accumulate"))
+def put_backward(grad, index, source_shape, accumulate, needs):
+    grad_self = None
+    if needs[0]:
+        grad_self = grad if accumulate else grad.put(index, zeros(source_shape, grad), False)
+    grad_source = grad.take(index).reshape(tuple(source_shape)) if needs[1] else None
+    return grad_self, grad_source
