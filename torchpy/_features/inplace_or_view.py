@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from .._dispatch import keys as K
+from .._dispatch import tls
 from .._dispatch.dispatcher import RAW, Kernel, OperatorEntry, RegistrationHandle, dispatcher
 from .._dispatch.keys import DispatchKey
 
 BELOW = K.full_after(DispatchKey.ADInplaceOrView)
+_BELOW_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
 
 def _written_arguments(schema: Any) -> tuple[tuple[int, str], ...]:
@@ -26,7 +28,14 @@ def _written_arguments(schema: Any) -> tuple[tuple[int, str], ...]:
 
 def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
     def inplace_or_view(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-        result = op._redispatch_raw(ks & BELOW, args, kwargs)
+        # Ops the kernel itself calls run below this key (and autograd), as under PyTorch's
+        # AutoDispatchBelowADInplaceOrView: only this op bumps the versions.
+        saved = tls.snapshot()
+        tls.set_keys(saved[0], saved[1] | _BELOW_EXCLUDED)
+        try:
+            result = op._redispatch_raw(ks & BELOW, args, kwargs)
+        finally:
+            tls.restore(saved)
         n = len(args)
         for position, name in written:
             target = args[position] if position < n else kwargs.get(name)
