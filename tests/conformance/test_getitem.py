@@ -235,3 +235,57 @@ def test_advanced_setitem(index):
 def test_mask_setitem():
     check(lambda t, x, m: (x.__setitem__(m, 0.0), x)[1], values(2, 3, 4), Input(np.arange(24).reshape(2, 3, 4) % 2 == 0, "bool"))
     check(lambda t, x, m, v: (x.__setitem__(m, v), x)[1], values(2, 3), Input([True, False], "bool"), Input([1.0, 2.0, 3.0], "float32"))
+
+
+def test_zero_dim_and_empty_sequence_indices():
+    check_error(lambda t, x: x[0], values())
+    check_error(lambda t, x: x[2], values())
+    check_error(lambda t, x: x[-1], values())
+    check_error(lambda t, x: x[(1,)], values())
+    check(lambda t, x: x[[]], values(2, 2))
+    check(lambda t, x: x[[], 0], values(2, 2))
+    check_error(lambda t, x: x[..., ..., ..., :, False], values(1, 1, 2, 1))
+
+
+def _random_basic_index(rng, shape: tuple) -> tuple:
+    def element(size: int):
+        kind = rng.random()
+        if kind < 0.3:
+            return rng.randint(-size - 1, size)
+        if kind < 0.7:
+            bound = lambda: rng.choice([None, rng.randint(-size - 1, size + 1)])  # noqa: E731
+            return slice(bound(), bound(), rng.choice([None, 1, 2, 3]))
+        return rng.choice([None, Ellipsis, slice(None)])
+
+    return tuple(element(shape[i] if i < len(shape) else 2) for i in range(rng.randint(1, len(shape) + 1)))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_basic_indices(seed):
+    """Random int/slice/None/Ellipsis indices: the result's values and geometry, or the error,
+    and the same index assigned to."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(80):
+        shape = tuple(rng.choice([0, 1, 2, 3, 4]) for _ in range(rng.randint(0, 4)))
+        data = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        index = _random_basic_index(rng, shape)
+        if rng.random() < 0.3:
+            index = index[0]
+        check(lambda t: _index_outcome(t, data, index))
+
+
+def _index_outcome(lib, data, index):
+    x = lib.from_numpy(data.copy())
+    try:
+        result = x[index]
+        outcome = [result, geometry(result)]
+    except (IndexError, RuntimeError, ValueError) as error:
+        outcome = [f"{type(error).__name__}: {str(error).splitlines()[0]}"]
+    try:
+        x[index] = -1.0
+        outcome.append(x)
+    except (IndexError, RuntimeError, ValueError) as error:
+        outcome.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+    return outcome

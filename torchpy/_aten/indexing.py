@@ -50,11 +50,11 @@ def _select(self: Tensor, dim: int, index: int, real_dim: int = -1) -> Tensor:
     """x[..., i, ...]: select with indexing's own bounds check; its message names `real_dim`
     (the element's position in the index), not the dim of the partial result."""
     shape = self._shape
-    if not shape:
+    if not shape and index == 0:
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
             "to convert a 0-dim tensor to a number")
-    size = shape[dim]
+    size = shape[dim] if shape else 0  # PyTorch reads a 0-dim tensor's size as 0 here
     if index < -size or index >= size:
         where = dim if real_dim < 0 else real_dim
         raise IndexError(f"index {index} is out of bounds for dimension {where} with size {size}")
@@ -74,7 +74,8 @@ def _slice_args(index: slice) -> tuple[int, int, int]:
 
 def _slice(self: Tensor, dim: int, index: slice, skip_full: bool) -> Tensor:
     start, stop, step = _slice_args(index)
-    if skip_full and start == 0 and step == 1 and self._shape and stop >= self._shape[dim]:
+    if skip_full and start == 0 and step == 1 and (
+            stop == INT64_MAX or (dim < len(self._shape) and stop >= self._shape[dim])):
         return self  # a full slice inside a tuple is no op at all
     if step == 1:
         return call(aten("slice.Tensor"), self._keyset, self, dim, start, stop)
@@ -97,7 +98,10 @@ def _bool_index(self: Tensor, value: bool) -> Tensor:
 def _sequence_to_tensor(self: Tensor, seq: Any) -> Tensor:
     from .._tensor.creation import tensor
 
-    return lift_fresh(tensor(seq, device=self._device if self._device.type != "meta" else None))
+    device = self._device if self._device.type != "meta" else None
+    if not np.asarray(seq).size:  # an empty list indexes nothing, as int64 (not the default float)
+        return lift_fresh(tensor(seq, dtype=_dt.int64, device=device))
+    return lift_fresh(tensor(seq, device=device))
 
 
 def lift_fresh(t: Tensor) -> Tensor:
