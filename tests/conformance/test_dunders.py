@@ -355,3 +355,13 @@ def test_subclasses_through_the_fast_bindings():
         results = [s.exp(), lib.add(s, 1), x.mul(s), s.add_(1), lib.eq(x, s)]
         assert all(type(r) is Logged for r in results[:-1]) and type(results[-1]) is Logged
     assert seen[torchpy] == seen[torch]
+
+
+@pytest.mark.parametrize("code", ["torch.clamp(x, 0, 1)", "x.clamp(0)", "x.clamp(min=0.5)", "x.clamp(None, 1)",
+                                  "x.clamp(max=2, min=1)", "torch.clamp_min(x, 1)", "x.clamp_max(1)", "x.clamp_(0, 1)",
+                                  "x.clamp_(max=1.5)", "torch.where(x > 1, x, y)", "torch.clamp(x, y, None)",
+                                  "torch.clamp(i, 0.5, 2)", "x.clamp(min=y)"])
+def test_clamp_and_where_bindings_dispatch_as_torch(code):
+    fn = eval(f"lambda t, x, y, i: {code.replace('torch.', 't.')}")
+    same_dispatch(fn, X, Y, I)
+    check(fn, X, Y, I)

@@ -35,6 +35,7 @@ from .._tensor.dtype import from_numpy_dtype
 from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
+from .fastcall import call
 from .python_api import PythonOp
 
 _NOT_A_NUMBER = object()
@@ -125,7 +126,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
         if isinstance(other, Tensor):
             return on_tensor(self, other)
         if on_number is not None:
-            return on_number(self, other)
+            return call(on_number, self._keyset, self, other)  # normalized already: skip the binder
         return on_tensor(self, wrapped_number(other))
 
     return dunder
@@ -146,7 +147,7 @@ def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Calla
         if isinstance(other, Tensor):
             return on_tensor(other, self)
         if on_number is not None:
-            return on_number(other, self)
+            return call(on_number, self._keyset, other, self)  # normalized already: skip the binder
         return on_tensor(wrapped_number(other), self)
 
     return dunder
@@ -160,7 +161,9 @@ def _rsub(self: Tensor, other: Any) -> Any:
             return NotImplemented
     if _overridden(self, other):
         return dispatch_from_binding(_handler("__rsub__"), (self, other), {})
-    return _aten("rsub.Tensor" if isinstance(other, Tensor) else "rsub.Scalar")(self, other)
+    if isinstance(other, Tensor):
+        return _aten("rsub.Tensor")(self, other)
+    return call(_aten("rsub.Scalar"), self._keyset, self, other)
 
 
 def _rtruediv(self: Tensor, other: Any) -> Any:

@@ -95,11 +95,62 @@ def _binary(name: str, python_op: Any) -> Callable:
     return binding
 
 
+_BOUNDS = frozenset({int, float, type(None)})
+_CLAMP_PARAMETERS = {"clamp": ("min", "max"), "clamp_": ("min", "max"), "clamp_min": ("min",), "clamp_max": ("max",)}
+
+
+def _clamp(name: str, python_op: Any) -> Callable:
+    """clamp(x, lo, hi) / x.clamp(min=lo) / clamp_min(x, lo) with int / float bounds: the Scalar
+    overload, with trailing None dropped as the binder drops it."""
+    op = aten(name)
+    parameters = _CLAMP_PARAMETERS[name]
+
+    def binding(*args: Any, **kwargs: Any) -> Any:
+        if args and type(args[0]) is Tensor and len(args) - 1 <= len(parameters):
+            given = dict(zip(parameters, args[1:]))
+            if all(key in parameters and key not in given for key in kwargs):
+                given.update(kwargs)
+                bounds = [given.get(p) for p in parameters]
+                if all(type(b) in _BOUNDS for b in bounds) and any(b is not None for b in bounds):
+                    while bounds[-1] is None:
+                        bounds.pop()
+                    if _function_state.modes and needs_override(args, kwargs):
+                        return dispatch_from_binding(binding, args, kwargs)
+                    return call(op, args[0]._keyset, args[0], *bounds)
+        return _slow(binding, python_op, args, kwargs)
+
+    return binding
+
+
+def _where(name: str, python_op: Any) -> Callable:
+    """where(condition, x, y) on three plain tensors."""
+    op = aten("where.self")
+
+    def binding(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 3 and not kwargs:
+            condition, self, other = args
+            if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
+                if _function_state.modes and needs_override(args, kwargs):
+                    return dispatch_from_binding(binding, args, kwargs)
+                return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
+        return _slow(binding, python_op, args, kwargs)
+
+    return binding
+
+
+_SPECIAL = {"clamp": _clamp, "clamp_": _clamp, "clamp_min": _clamp, "clamp_max": _clamp, "where": _where}
+
+
 def _fast(name: str, generated: Callable) -> Callable:
     """The fast binding standing in front of `generated` (with its PythonOp, which marks it
     as an op-table binding that checks overrides itself)."""
     python_op = generated._python_op  # type: ignore[attr-defined]
-    binding = _unary(name, python_op) if name in UNARY or name in UNARY_INPLACE else _binary(name, python_op)
+    if name in _SPECIAL:
+        binding = _SPECIAL[name](name, python_op)
+    elif name in UNARY or name in UNARY_INPLACE:
+        binding = _unary(name, python_op)
+    else:
+        binding = _binary(name, python_op)
     binding.__name__ = binding.__qualname__ = name
     binding.__doc__ = getattr(generated, "__doc__", None)
     binding._python_op = python_op  # type: ignore[attr-defined]
@@ -107,9 +158,12 @@ def _fast(name: str, generated: Callable) -> Callable:
     return binding
 
 
+_NAMES = UNARY + UNARY_INPLACE + tuple(BINARY) + ("clamp", "clamp_", "clamp_min", "clamp_max")
+
+
 def install() -> None:
     """Put the fast methods in front of the generated Tensor methods of the same names."""
-    for name in UNARY + UNARY_INPLACE + tuple(BINARY):
+    for name in _NAMES:
         generated = Tensor.__dict__.get(name)
         if getattr(generated, "_python_op", None) is not None:  # generated from the op table
             setattr(Tensor, name, _fast(name, generated))
@@ -117,5 +171,5 @@ def install() -> None:
 
 def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:
     """Fast torchpy.<name> functions to stand in front of the generated ones in `generated`."""
-    return {name: _fast(name, generated[name]) for name in UNARY + UNARY_INPLACE + tuple(BINARY)
+    return {name: _fast(name, generated[name]) for name in _NAMES + ("where",)
             if getattr(generated.get(name), "_python_op", None) is not None}

@@ -49,7 +49,7 @@ from .variants import write_inplace, write_out
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
     "not_implemented", "checked_scalar", "on_meta", "type_meta_name", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
-    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "check_out_dtype",
+    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX", "check_out_dtype",
     "inplace_variant", "out_variant", "register_variants",
 ]
 
@@ -65,6 +65,7 @@ FLOATING = frozenset(d for d in _storable if d.is_floating_point)
 FLOATING_AND_COMPLEX = frozenset(d for d in _storable if d.is_floating_point or d.is_complex)
 REAL = INTEGRAL | FLOATING                       # no bool, no complex
 ALL_BUT_BOOL = ALL - {_dt.bool}
+COMPLEX = FLOATING_AND_COMPLEX - FLOATING
 
 # bool < integer < floating < complex, by dtype index and by Python number type.
 _CATEGORY = [0 if d is _dt.bool else 3 if d.is_complex else 2 if d.is_floating_point else 1
@@ -304,6 +305,7 @@ def make_kernel(
     warns: bool = True,
     opmath_scalar: bool = False,
     ufunc: Callable | None = None,
+    cpu_check_dtypes: frozenset[dtype] | None = None,
 ) -> Callable:
     """A Tensor-level kernel running array code `impl(xp, *arrays, *rest, **kwargs)`.
 
@@ -317,11 +319,13 @@ def make_kernel(
     number as second operand keeps its precision with float16 / bfloat16 tensors (PyTorch's
     add, sub, mul and div read it unrounded; other ops round it to the tensor's dtype).
     `ufunc`: what the array code computes when called without extra arguments (np.add for
-    add), called directly on the fast paths."""
+    add), called directly on the fast paths. `cpu_check_dtypes`: the promoted dtypes
+    `cpu_check` has something to say about (default: all)."""
     plans = _plans(kind)
     unsupported = [dtypes is not None and d not in dtypes for d in all_dtypes]
     # dtypes the fast paths handle alone: supported, and no CPU check to run
-    simple = [not u and cpu_check is None for u in unsupported]
+    simple = [not unsupported[d._index] and (cpu_check is None or (cpu_check_dtypes is not None and d not in
+                                                                     cpu_check_dtypes)) for d in all_dtypes]
     check_always = check is not None and not check_kwargs_only
     label = label or f"{impl.__name__}_cpu"
 
@@ -450,7 +454,44 @@ def make_kernel(
             out = out.astype(plan[2])
         return from_array(out, plan[1])
 
+    def binary_inplace(a: Any, b: Any) -> Tensor | None:
+        """a.op_(b) straight into a's array, when a's dtype is the computation and result dtype
+        and b needs no conversion; None where the general in-place path must run."""
+        if type(a) is not Tensor or a._wrapped is not None:
+            return None
+        da = a._dtype
+        x = a._data
+        plan = plans[da._index]
+        if x is None or plan is None or not plan[5] or plan[1] is not da or not simple[da._index]:
+            return None
+        if type(b) is Tensor:
+            if b._dtype is da and b._wrapped is None:
+                y = b._data
+            elif b._wrapped is not None and _CATEGORY[b._dtype._index] <= _CATEGORY[da._index]:
+                y = b._wrapped if plan[3] and (opmath_scalar or plan[4] is None) else _number_operand(b._wrapped, plan)
+            else:
+                return None
+            if y is None:
+                return None
+        else:
+            category = _NUMBER_CATEGORY.get(type(b))
+            if category is None or category > _CATEGORY[da._index]:
+                return None
+            y = b if plan[3] and (opmath_scalar or plan[4] is None) else _number_operand(b, plan)
+        if check_always:
+            check(da, a, b)
+        token = _set_quiet(_QUIET)
+        try:
+            ufunc(x, y, out=x)
+        except ValueError:  # b does not broadcast to a's shape: the general path words the error
+            return None
+        finally:
+            _reset_quiet(token)
+        return a
+
     kernel = {1: unary, 2: binary}.get(operands, general)
+    if operands == 2 and ufunc is not None:
+        kernel.inplace_fast = binary_inplace  # type: ignore[attr-defined]
     kernel.__name__ = impl.__name__
     kernel.__qualname__ = impl.__qualname__
     kernel.__wrapped__ = impl  # type: ignore[attr-defined]
@@ -472,6 +513,7 @@ def elementwise(
     warns: bool = True,
     opmath_scalar: bool = False,
     ufunc: Callable | None = None,
+    cpu_check_dtypes: frozenset[dtype] | None = None,
     out_rule: str = "castable",
     out_keys: tuple[str, ...] | None = None,
 ) -> Callable[[Callable], Callable]:
@@ -483,7 +525,7 @@ def elementwise(
 
     def wrap(impl: Callable) -> Callable:
         kernel = make_kernel(impl, operands, kind, dtypes, label, check, cpu_check, check_kwargs_only, warns,
-                             opmath_scalar, ufunc)
+                             opmath_scalar, ufunc, cpu_check_dtypes)
         if keys:
             register(name, keys, kernel)
             register_variants(name, kernel, keys, out_keys, out_rule)
@@ -533,8 +575,11 @@ def _check_inplace_shape(self: Tensor, shape: tuple[int, ...]) -> None:
 def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> Callable:
     """self.op_(...): the functional kernel's result written into self."""
     result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
+    fast = getattr(kernel, "inplace_fast", None)
 
     def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if fast is not None and len(args) == 1 and not kwargs and fast(self, args[0]) is not None:
+            return self
         try:
             result = kernel(self, *args, **kwargs)
         except Exception:

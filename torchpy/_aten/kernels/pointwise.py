@@ -23,7 +23,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, wrapped_number
 from ..registry import register
 from .elementwise import (
-    ALL_BUT_BOOL, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
+    ALL, ALL_BUT_BOOL, COMPLEX, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
     inplace_variant, make_kernel, on_meta, out_variant, register_variants,
 )
 from .variants import write_inplace
@@ -305,7 +305,8 @@ def _cpu_check_pow_tensor_scalar(promoted: _dt.dtype, self: Tensor, exponent: An
         checked_scalar(exponent, promoted)
 
 
-@elementwise("pow_Tensor_Scalar", check=_check_pow_tensor_scalar, cpu_check=_cpu_check_pow_tensor_scalar)
+@elementwise("pow_Tensor_Scalar", check=_check_pow_tensor_scalar, cpu_check=_cpu_check_pow_tensor_scalar,
+             cpu_check_dtypes=ALL - frozenset(_EXACT))
 def pow_tensor_scalar(xp, self, exponent):
     return _power(xp, self, exponent)
 
@@ -314,7 +315,10 @@ def pow_tensor_scalar(xp, self, exponent):
 # Integer and bool inputs compute in the default float dtype; float16 / bfloat16 in float32.
 
 def _sigmoid(xp: Any, x: Any) -> Any:
-    return 1 / (1 + xp.exp(-x))
+    out = xp.negative(x, out=xp.empty_like(x))  # 1 / (1 + exp(-x)) in one buffer
+    xp.exp(out, out=out)
+    xp.add(out, 1, out=out)
+    return xp.reciprocal(out, out=out)
 
 
 def _rsqrt(xp: Any, x: Any) -> Any:
@@ -424,7 +428,7 @@ def _no_complex(message: str) -> Callable:
     return cpu_check
 
 
-@elementwise("sign", operands=1, warns=False, out_rule="exact", cpu_check=_no_complex(
+@elementwise("sign", operands=1, warns=False, out_rule="exact", cpu_check_dtypes=COMPLEX, cpu_check=_no_complex(
     "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
 def sign(xp, self):
     if self.dtype == np.bool_:
@@ -442,7 +446,8 @@ def _cpu_check_relu(promoted: _dt.dtype, self: Tensor) -> None:
         raise NotImplementedError("clamp is not supported for complex types")
 
 
-@elementwise("relu", operands=1, cpu_check=_cpu_check_relu, warns=False, out_keys=EXPLICIT, out_rule="generated")
+@elementwise("relu", operands=1, cpu_check=_cpu_check_relu, cpu_check_dtypes=COMPLEX | {_dt.bool}, warns=False,
+             out_keys=EXPLICIT, out_rule="generated")
 def relu(xp, self):
     return xp.maximum(self, 0)
 
@@ -461,8 +466,8 @@ def _rounding(name: str, fn: Callable, complex_message: str | None) -> None:
         dtypes, cpu_check = REAL, None
     else:
         dtypes, cpu_check = ALL_BUT_BOOL, _no_complex(complex_message)
-    elementwise(name, operands=1, dtypes=dtypes, label=f"{name}_vml_cpu", cpu_check=cpu_check, warns=False,
-                out_rule="exact")(impl)
+    elementwise(name, operands=1, dtypes=dtypes, label=f"{name}_vml_cpu", cpu_check=cpu_check,
+                cpu_check_dtypes=COMPLEX, warns=False, out_rule="exact")(impl)
 
 
 _rounding("floor", np.floor, "floor is not supported for complex inputs")
@@ -518,12 +523,14 @@ def _no_complex_extremum(name: str) -> Callable:
     return cpu_check
 
 
-@elementwise("maximum", cpu_check=_no_complex_extremum("maximum"), warns=False, ufunc=np.maximum)
+@elementwise("maximum", cpu_check=_no_complex_extremum("maximum"), cpu_check_dtypes=COMPLEX, warns=False,
+             ufunc=np.maximum)
 def maximum(xp, self, other):
     return xp.maximum(self, other)
 
 
-@elementwise("minimum", cpu_check=_no_complex_extremum("minimum"), warns=False, ufunc=np.minimum)
+@elementwise("minimum", cpu_check=_no_complex_extremum("minimum"), cpu_check_dtypes=COMPLEX, warns=False,
+             ufunc=np.minimum)
 def minimum(xp, self, other):
     return xp.minimum(self, other)
 

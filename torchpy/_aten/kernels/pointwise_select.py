@@ -82,7 +82,23 @@ def _clamp_bound(value: Any, promoted: _dt.dtype) -> Any:
     return None if value is None else checked_scalar(value, promoted)
 
 
+_FAST_CLAMP = {_dt.float32: 3.4028234663852886e38, _dt.float64: float("inf")}
+_REAL_NUMBERS = (int, float, type(None))
+
+
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    limit = _FAST_CLAMP.get(self._dtype)
+    if limit is not None and self._data is not None and type(min) in _REAL_NUMBERS and \
+            type(max) in _REAL_NUMBERS and (min is not None or max is not None) and \
+            (min is None or -limit <= min <= limit or min != min) and \
+            (max is None or -limit <= max <= limit or max != max):
+        # the common case: float32 / float64 and in-range numbers (NaN included) need no conversion
+        out = self._data
+        if min is not None:
+            out = np.maximum(out, min)
+        if max is not None:
+            out = np.minimum(out, max)
+        return from_array(np.asarray(out), self._dtype)
     promoted = _clamp_scalar_dtype(self, min, max)
     if self._data is not None:
         _reject_complex(promoted)
@@ -230,6 +246,15 @@ def _operand_array(x: Any, np_dtype: np.dtype) -> Any:
 
 
 def where(condition: Tensor, self: Any, other: Any) -> Tensor:
+    if condition._dtype is _dt.bool and type(self) is Tensor and type(other) is Tensor and \
+            self._dtype is other._dtype and self._wrapped is None and other._wrapped is None:
+        # the common case: nothing to promote, no meta tensor
+        c, x, y = condition._data, self._data, other._data
+        if c is not None and x is not None and y is not None:
+            try:
+                return from_array(np.asarray(np.where(c, x, y)), self._dtype)
+            except ValueError:
+                pass  # a shape error: worded below
     _check_condition(condition)
     result = promotion.result_type(promotion_operand(self), promotion_operand(other))
     tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
