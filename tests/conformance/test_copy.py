@@ -373,3 +373,41 @@ def test_is_contiguous_memory_formats():
     check(lambda t, x: x.contiguous(memory_format=t.channels_last_3d).is_contiguous(
         memory_format=t.channels_last_3d), values(1, 2, 3, 4, 5))
     check_error(lambda t, x: x.is_contiguous(t.contiguous_format), values(2, 3), match_message=False)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_copies_of_random_views(seed):
+    """to / clone / contiguous / cat / copy_ of random views, random dtypes and memory formats."""
+    import random
+
+    from .test_view import _random_view_op
+
+    rng = random.Random(seed)
+    dtypes = ["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32", "int64", "bool"]
+    for _ in range(60):
+        shape = tuple(rng.choice([0, 1, 2, 3, 4]) for _ in range(rng.randint(0, 4)))
+        data = np.asarray((np.arange(int(np.prod(shape))) * 37 % 251 - 100).reshape(shape) * 1.7)
+        op = _random_view_op(rng, shape)
+        source, target = rng.choice(dtypes), rng.choice(dtypes)
+        memory_format = rng.choice([None, "contiguous_format", "preserve_format", "channels_last"])
+        copy = rng.choice(["to", "clone", "contiguous", "cat", "copy_"])
+        check(lambda t: _copy_outcome(t, data, op, source, target, memory_format, copy))
+
+
+def _copy_outcome(lib, data, op, source, target, memory_format, copy):
+    kwargs = {} if memory_format is None else {"memory_format": getattr(lib, memory_format)}
+    try:
+        view = op(lib, lib.from_numpy(data.copy()).to(getattr(lib, source)))
+        if copy == "to":
+            result = view.to(getattr(lib, target), **kwargs)
+        elif copy == "clone":
+            result = view.clone(**kwargs)
+        elif copy == "contiguous":
+            result = view.contiguous(**kwargs)
+        elif copy == "cat":
+            result = lib.cat([view, view.to(getattr(lib, target))]) if view.dim() else view
+        else:
+            result = lib.zeros(view.shape, dtype=getattr(lib, target)).copy_(view)
+    except (RuntimeError, IndexError) as error:
+        return f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return [result, geometry(result)]

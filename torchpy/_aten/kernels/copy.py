@@ -79,7 +79,7 @@ def dense_strides_like(shape: Sequence[int], strides: Sequence[int]) -> tuple[in
     running = 1
     for d in order:
         result[d] = running
-        running *= max(shape[d], 1)
+        running *= shape[d]  # a size-0 dim zeroes the outer strides, as PyTorch computes them
     return tuple(result)
 
 
@@ -93,7 +93,7 @@ def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
     running = 1
     for d in order:
         result[d] = running
-        running *= max(shape[d], 1)
+        running *= shape[d]  # a size-0 dim zeroes the outer strides, as PyTorch computes them
     return tuple(result)
 
 
