@@ -139,6 +139,27 @@ def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["fill_"](self, *args, **kwargs)
 
 
+def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """x.unflatten(1, (2, 3))."""
+    if not kwargs and len(args) == 2 and type(args[0]) is int and not _moded():
+        sizes = _ints((args[1],))
+        if sizes is not None:
+            return call(aten("unflatten.int"), self._keyset, self, args[0], sizes)
+    return _GENERATED["unflatten"](self, *args, **kwargs)
+
+
+def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """x.as_strided((2, 2), (1, 2)) / x.as_strided(size, stride, offset)."""
+    if not kwargs and 2 <= len(args) <= 3 and not _moded():
+        size, stride = _ints((args[0],)), _ints((args[1],))
+        if size is not None and stride is not None:
+            if len(args) == 2 or args[2] is None:
+                return call(aten("as_strided"), self._keyset, self, size, stride)
+            if type(args[2]) is int:
+                return call(aten("as_strided"), self._keyset, self, size, stride, args[2])
+    return _GENERATED["as_strided"](self, *args, **kwargs)
+
+
 def _with_default_dim(name: str, op_name: str) -> Callable:
     """x.unbind(), x.split(2), x.chunk(3, 1): an int (for split/chunk) then an optional int dim."""
     op = aten(op_name)
@@ -183,6 +204,8 @@ def install() -> None:
         "clone": _no_args_method("clone", "clone"),
         "zero_": _no_args_method("zero_", "zero_"),
         "squeeze": squeeze,
+        "unflatten": unflatten,
+        "as_strided": as_strided,
         "flatten": flatten,
         "contiguous": contiguous,
         "copy_": copy_,
