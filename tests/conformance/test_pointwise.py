@@ -683,3 +683,19 @@ def test_positive():
         check(lambda t, a: a.positive() is a, Input(values_for(dtype), dtype))
     check_error(lambda t, a: t.positive(a), Input([True], "bool"))
     check(lambda t, a: t.positive(a), Input([1.0], "float32", device="meta"))
+
+
+def test_result_layout_follows_torchs_iterator():
+    """Results take PyTorch's strides when inputs' layouts disagree (TensorIterator's order)."""
+    x = Input(np.arange(24.0).reshape(2, 3, 4), "float32")
+    y = Input(np.ones((4, 3, 2)), "float32")
+    cases = [lambda a, b: a.permute(2, 1, 0) + b, lambda a, b: b + a.permute(2, 1, 0),
+             lambda a, b: a.permute(2, 1, 0) * a.permute(1, 2, 0).permute(1, 0, 2),
+             lambda a, b: a.permute(2, 1, 0)[:, :1] + b, lambda a, b: b[:1] + a.permute(2, 1, 0),
+             lambda a, b: a.permute(2, 1, 0).exp(), lambda a, b: a.permute(2, 1, 0) == b,
+             lambda a, b: a.permute(2, 1, 0).masked_fill(b > 0, 0.0),
+             lambda a, b: a.permute(2, 1, 0).where(b > 0, b), lambda a, b: a.permute(2, 1, 0).pow(b),
+             lambda a, b: a.permute(2, 1, 0).clamp(b, b + 1)]
+    for fn in cases:
+        check(lambda t, a, b: fn(a, b).stride(), x, y)
+        check(lambda t, a, b: fn(a, b), x, y)

@@ -50,7 +50,7 @@ __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
     "not_implemented", "checked_scalar", "on_meta", "type_meta_name", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
     "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX", "check_out_dtype",
-    "inplace_variant", "out_variant", "register_variants",
+    "inplace_variant", "out_variant", "register_variants", "torch_layout",
 ]
 
 _ndarray = np.ndarray
@@ -191,6 +191,63 @@ def checked_scalar(value: Any, d: dtype) -> Any:
     if isinstance(value, complex):
         value = value.real
     return float(value) if d.is_floating_point else int(value)
+
+
+# --- output layout -------------------------------------------------------------------------------
+# NumPy lays a result out like its inputs when they agree and in C order when they do not;
+# PyTorch's TensorIterator follows the first input whose strides decide. The two differ only
+# for several inputs of conflicting layouts, which is where `torch_layout` steps in.
+
+def _iteration_order(shape: tuple[int, ...], operands: list[np.ndarray]) -> list[int]:
+    """The dimensions from fastest to slowest, as TensorIterator orders them for `operands`:
+    an insertion sort by stride where the first operand with distinct, non-broadcast strides
+    decides (equal strides: the smaller dimension goes first)."""
+    ndim = len(shape)
+    strides = []
+    for a in operands:
+        offset = ndim - a.ndim
+        row = [0] * ndim
+        for i, (size, stride) in enumerate(zip(a.shape, a.strides)):
+            if size != 1 or shape[offset + i] == 1:  # broadcast dimensions have stride 0
+                row[offset + i] = stride
+        strides.append(row)
+
+    def should_swap(d0: int, d1: int) -> int:
+        for row in strides:
+            s0, s1 = row[d0], row[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    order = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(order[d0], order[d1])
+            if comparison > 0:
+                order[d0], order[d1] = order[d1], order[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    return order
+
+
+def torch_layout(out: np.ndarray, operands: Iterable[Any]) -> np.ndarray:
+    """`out` laid out as PyTorch lays out an elementwise result over `operands` (arrays; other
+    values are ignored). A copy only where NumPy chose differently."""
+    arrays = [a for a in operands if isinstance(a, np.ndarray) and a.ndim]
+    if out.ndim < 2 or len(arrays) < 2 or all(a.flags.c_contiguous for a in arrays):
+        return out
+    slowest_first = _iteration_order(out.shape, arrays)[::-1]
+    target = np.empty([out.shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
+    if target.strides == out.strides:
+        return out
+    target[...] = out
+    return target
 
 
 # --- operands ------------------------------------------------------------------------------------
@@ -353,6 +410,8 @@ def make_kernel(
             _shape_error(ops, error)
         finally:
             _reset_quiet(token)
+        if type(out) is _ndarray and out.ndim > 1:
+            out = torch_layout(out, arrays)
         return _finish(out, plan)
 
     def general(*args: Any, **kwargs: Any) -> Tensor:
@@ -450,6 +509,8 @@ def make_kernel(
             _shape_error((a, b), error)
         if type(out) is not _ndarray:
             out = np.asarray(out)
+        elif out.ndim > 1 and y_number is None:
+            out = torch_layout(out, (x, y))
         if out.dtype is not plan[2]:
             out = out.astype(plan[2])
         return from_array(out, plan[1])

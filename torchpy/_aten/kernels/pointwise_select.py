@@ -23,7 +23,7 @@ from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
 from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
-    make_kernel, not_implemented, out_variant, promotion_operand, quiet, type_meta_name,
+    make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout, type_meta_name,
 )
 from .pointwise import BACKEND, EXPLICIT, IMPLICIT, aten
 from .variants import write_inplace, write_out
@@ -252,7 +252,7 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         c, x, y = condition._data, self._data, other._data
         if c is not None and x is not None and y is not None:
             try:
-                return from_array(np.asarray(np.where(c, x, y)), self._dtype)
+                return from_array(torch_layout(np.asarray(np.where(c, x, y)), (c, x, y)), self._dtype)
             except ValueError:
                 pass  # a shape error: worded below
     _check_condition(condition)
@@ -262,9 +262,9 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     if any(t._data is None for t in tensors):
         return meta_tensor(shape, result)
     np_result = result._numpy
-    out = np.where(condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
-                   _operand_array(other, np_result))
-    return from_array(np.asarray(out, np_result), result)
+    arrays = (condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
+              _operand_array(other, np_result))
+    return from_array(torch_layout(np.asarray(np.where(*arrays), np_result), arrays), result)
 
 
 def where_out(condition: Tensor, self: Any, other: Any, *, out: Tensor) -> Tensor:
@@ -361,7 +361,7 @@ def masked_fill_scalar(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         _check_mask(mask)
         checked_scalar(value, self._dtype)
         return meta_tensor(shape, self._dtype)
-    result = from_array(np.array(np.broadcast_to(self._data, shape)), self._dtype)
+    result = from_array(np.array(np.broadcast_to(self._data, shape), order="C"), self._dtype)  # a contiguous clone
     return masked_fill_scalar_(result, mask, value)
 
 
