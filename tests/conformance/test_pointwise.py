@@ -699,3 +699,38 @@ def test_result_layout_follows_torchs_iterator():
     for fn in cases:
         check(lambda t, a, b: fn(a, b).stride(), x, y)
         check(lambda t, a, b: fn(a, b), x, y)
+
+
+ALIAS_CALLS = [
+    "t.square(x)", "t.square(i)", "t.square(b)", "x.square_()", "t.square(x, out=o)",
+    "t.true_divide(x, y)", "t.true_divide(i, 2)", "x.true_divide_(2)", "t.true_divide(x, y, out=o)",
+    "t.divide(x, y)", "t.divide(x, 2, rounding_mode='floor')", "t.divide(i, y, rounding_mode='trunc')",
+    "x.divide_(y)", "t.divide(x, y, rounding_mode=None, out=o)",
+    "t.multiply(x, 2)", "x.multiply(y)", "x.multiply_(y)", "t.multiply(x, y, out=o)",
+    "t.subtract(x, y, alpha=2)", "x.subtract(2)", "x.subtract_(y)", "t.subtract(x, y, out=o)",
+    "t.absolute(x)", "x.absolute_()", "t.absolute(x, out=o)", "t.negative(i)", "x.negative_()",
+    "t.clip(x, 0, 1)", "x.clip(min=y)", "x.clip_(max=0)", "t.clip(x, y, out=o)",
+    "t.greater(x, 0)", "x.greater_equal(y)", "t.less(x, y)", "x.less_equal(0.5)", "t.not_equal(x, y, out=o)",
+    "x.greater_(y)", "x.not_equal_(2)",
+    "t.arcsin(x)", "t.arccos(x)", "x.arctan()", "t.arctan2(x, y)", "x.arctan2_(y)", "x.arcsin_()",
+    "t.fix(x)", "x.fix_()", "t.fix(x, out=o)",
+    "t.sgn(x)", "t.sgn(c)", "t.sgn(i)", "t.sgn(b)", "x.sgn_()", "c.sgn_()", "t.sgn(c, out=oc)",
+]
+
+
+@pytest.mark.parametrize("code", ALIAS_CALLS)
+def test_aliases_and_sgn(code):
+    from .dispatch_log import assert_same_dispatch
+
+    fn = eval(f"lambda t, x, y, i, b, c, o, oc: {code}")
+    inputs = (Input([0.25, -0.5, 0.0, 2.0], "float32"), Input([0.5, 0.5, -1.0, 3.0], "float32"),
+              Input([3, -4, 0, 7], "int64"), Input([True, False, True, False], "bool"),
+              Input([3 + 4j, 0j, -1j, 2.0], "complex64"), Input(np.zeros(4), "float32"),
+              Input(np.zeros(4), "complex64"))
+    agree(fn, *inputs)
+    try:
+        fn(torch, *[x.make(torch) for x in inputs])
+    except Exception:  # noqa: BLE001 - the error is compared above
+        return
+    assert_same_dispatch(fn, *inputs)
+    agree(lambda t, *a: fn(t, *a), *[Input(x.values, x.dtype, device="meta") for x in inputs])

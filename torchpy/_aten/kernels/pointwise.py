@@ -665,3 +665,60 @@ for _name, _impl, _keys in (("isnan", _isnan, BACKEND), ("isinf", _isinf, EXPLIC
     _kernel = make_kernel(_impl, operands=1, kind=Kind.ALWAYS_BOOL, warns=False)
     register(_name, _keys, _kernel)
     generated_out(_name + "_out", _kernel)
+
+
+# --- aliases -------------------------------------------------------------------------------------------
+# CompositeImplicitAutograd names for other ops (torch.divide is div): each overload calls the
+# target's overload of the same name, as PyTorch's do.
+
+_OVERLOADS = {
+    "unary": ("", "out"), "binary": ("Tensor", "Scalar", "out"),
+    "comparison": ("Tensor", "Scalar", "Tensor_out", "Scalar_out"),
+    "divide": ("Tensor", "Scalar", "Tensor_mode", "Scalar_mode", "out", "out_mode"),
+    "clip": ("", "Tensor", "out", "Tensor_out"),
+}
+_ALIASES = {
+    "true_divide": ("div", "binary"), "divide": ("div", "divide"), "multiply": ("mul", "binary"),
+    "subtract": ("sub", "binary"), "absolute": ("abs", "unary"), "negative": ("neg", "unary"),
+    "clip": ("clamp", "clip"), "greater": ("gt", "comparison"), "greater_equal": ("ge", "comparison"),
+    "less": ("lt", "comparison"), "less_equal": ("le", "comparison"), "not_equal": ("ne", "comparison"),
+    "arcsin": ("asin", "unary"), "arccos": ("acos", "unary"), "arctan": ("atan", "unary"),
+    "arctan2": ("atan2", "unary"), "fix": ("trunc", "unary"),
+}
+
+
+def _alias(name: str, target: str, *extra: Any) -> None:
+    """Kernel alias_<name> (dots as "__"): aten::<target>(*args, *extra, **kwargs)."""
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        return aten(target)(*args, *extra, **kwargs)
+
+    kernel.__name__ = kernel.__qualname__ = "alias_" + name.replace(".", "__")
+    register(kernel.__name__, IMPLICIT, kernel)
+
+
+def _qualified(base: str, overload: str) -> str:
+    return f"{base}.{overload}" if overload else base
+
+
+for _alias_name, (_target, _group) in _ALIASES.items():
+    for _overload in _OVERLOADS[_group]:
+        _alias(_qualified(_alias_name, _overload), _qualified(_target, _overload))
+        if "out" not in _overload:
+            _alias(_qualified(_alias_name + "_", _overload), _qualified(_target + "_", _overload))
+
+# square is pow(x, 2)
+_alias("square", "pow.Tensor_Scalar", 2)
+_alias("square.out", "pow.Tensor_Scalar_out", 2)
+_alias("square_", "pow_.Scalar", 2)
+
+
+# --- sgn ---------------------------------------------------------------------------------------------
+
+@elementwise("sgn", operands=1, warns=False, out_rule="exact")
+def sgn(xp, self):
+    """sign for real numbers; z / |z| (0 at 0) for complex ones."""
+    if self.dtype.kind != "c":
+        return sign.__wrapped__(xp, self)
+    magnitude = xp.abs(self)
+    return xp.where(magnitude == 0, 0, self / xp.where(magnitude == 0, 1, magnitude)).astype(self.dtype)
