@@ -119,10 +119,9 @@ def _func_name(func: Any) -> str:
     return resolve_name(func) or getattr(func, "__name__", repr(func))
 
 
-def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
-    """Call the __torch_function__ overrides for `public_api(*args, **kwargs)`."""
-    relevant = tuple(relevant_args)
-    overloaded = _overloaded_args(relevant)
+def _run_handlers(public_api: Callable, overloaded: list[Any], args: tuple, kwargs: dict) -> Any:
+    """The innermost mode (popped while it runs), then each overloaded type, until one does
+    not return NotImplemented; NotImplemented if all decline."""
     types = tuple(type(a) for a in overloaded)
     if state.modes:
         mode = state.modes.pop()
@@ -136,34 +135,33 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *a
         result = type(arg).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
             return result
-    raise TypeError(
-        f"no implementation found for '{_func_name(public_api)}' on types that implement "
-        f"__torch_function__: {[type(a) for a in overloaded]}"
-    )
+    return NotImplemented
+
+
+def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
+    """Call the __torch_function__ overrides for `public_api(*args, **kwargs)`."""
+    overloaded = _overloaded_args(tuple(relevant_args))
+    result = _run_handlers(public_api, overloaded, args, kwargs)
+    if result is NotImplemented:
+        raise TypeError(
+            f"no implementation found for '{_func_name(public_api)}' on types that implement "
+            f"__torch_function__: {[type(a) for a in overloaded]}"
+        )
+    return result
 
 
 def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> Any:
-    """What a native binding does when needs_override() is true: PyTorch's message when every
-    handler declines differs from the Python-level one."""
+    """What a native binding does when needs_override() is true (PyTorch's message when every
+    handler declines differs from the Python-level one)."""
     overloaded = _overloaded_args((*args, *kwargs.values()))
-    types = tuple(type(a) for a in overloaded)
-    if state.modes:
-        mode = state.modes.pop()
-        try:
-            result = mode.__torch_function__(public_api, types, args, kwargs)
-        finally:
-            state.modes.append(mode)
-        if result is not NotImplemented:
-            return result
-    for arg in overloaded:
-        result = type(arg).__torch_function__(public_api, types, args, kwargs)
-        if result is not NotImplemented:
-            return result
+    result = _run_handlers(public_api, overloaded, args, kwargs)
+    if result is not NotImplemented:
+        return result
     if not overloaded:  # modes all declined and nothing else overrides: run the plain function
         with DisableTorchFunction():
             return public_api(*args, **kwargs)
-    listed = "".join(f"  - tensor subclass {t}\n" if issubclass(t, Tensor) else f"  - mode object {t}\n"
-                     for t in types)
+    listed = "".join(f"  - tensor subclass {type(a)}\n" if isinstance(a, Tensor) else f"  - mode object {type(a)}\n"
+                     for a in overloaded)
     raise TypeError(
         f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
         f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
