@@ -239,9 +239,14 @@ def _iteration_order(shape: tuple[int, ...], operands: list[np.ndarray]) -> list
 def torch_layout(out: np.ndarray, operands: Iterable[Any]) -> np.ndarray:
     """`out` laid out as PyTorch lays out an elementwise result over `operands` (arrays; other
     values are ignored). A copy only where NumPy chose differently."""
-    arrays = [a for a in operands if isinstance(a, np.ndarray) and a.ndim]
-    if out.ndim < 2 or len(arrays) < 2 or all(a.flags.c_contiguous for a in arrays):
+    arrays = [a for a in operands if type(a) is _ndarray and a.ndim]
+    if out.ndim < 2 or len(arrays) < 2:
         return out
+    for a in arrays:
+        if not a.flags.c_contiguous:
+            break
+    else:
+        return out  # all C-contiguous: NumPy's result is too, as PyTorch's
     slowest_first = _iteration_order(out.shape, arrays)[::-1]
     target = np.empty([out.shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
     if target.strides == out.strides:
@@ -509,7 +514,7 @@ def make_kernel(
             _shape_error((a, b), error)
         if type(out) is not _ndarray:
             out = np.asarray(out)
-        elif out.ndim > 1 and y_number is None:
+        elif out.ndim > 1 and y_number is None and not (x.flags.c_contiguous and y.flags.c_contiguous):
             out = torch_layout(out, (x, y))
         if out.dtype is not plan[2]:
             out = out.astype(plan[2])
