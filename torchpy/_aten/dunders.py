@@ -36,11 +36,21 @@ from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
 from .fastcall import call
+from .kernels.elementwise import quiet
 from .python_api import PythonOp
 
 _NOT_A_NUMBER = object()
 _PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 _PLAIN_OPERANDS = _PLAIN_NUMBERS | {Tensor}  # operands that never carry a __torch_function__
+
+
+def wrap_number(number: Any) -> Tensor:
+    """A wrapped-number tensor; a float beyond float32's range (whose 0-dim array is inf, the
+    number itself being what kernels read) is made without NumPy's overflow warning."""
+    if type(number) is float and not -3.4e38 < number < 3.4e38:
+        with quiet():
+            return wrapped_number(number)
+    return wrapped_number(number)
 
 
 def _as_tensor(x: Any) -> Any:
@@ -127,7 +137,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
             return on_tensor(self, other)
         if on_number is not None:
             return call(on_number, self._keyset, self, other)  # normalized already: skip the binder
-        return on_tensor(self, wrapped_number(other))
+        return on_tensor(self, wrap_number(other))
 
     return dunder
 
@@ -148,7 +158,7 @@ def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Calla
             return on_tensor(other, self)
         if on_number is not None:
             return call(on_number, self._keyset, other, self)  # normalized already: skip the binder
-        return on_tensor(wrapped_number(other), self)
+        return on_tensor(wrap_number(other), self)
 
     return dunder
 
@@ -175,7 +185,7 @@ def _rtruediv(self: Tensor, other: Any) -> Any:
     if _overridden(self, other):
         return dispatch_from_binding(_handler("__rtruediv__"), (self, other), {})
     inverse = _aten("reciprocal")(self)
-    return _aten("mul.Tensor")(inverse, other if isinstance(other, Tensor) else wrapped_number(other))
+    return _aten("mul.Tensor")(inverse, other if isinstance(other, Tensor) else wrap_number(other))
 
 
 def _unary(name: str, qualified: str) -> Callable:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._tensor.tensor import Tensor, wrapped_number
+from .._tensor.tensor import Tensor
+from .dunders import wrap_number
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call
@@ -87,7 +88,7 @@ def _binary(name: str, python_op: Any) -> Callable:
                 if kind is Tensor:
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 if wrap:
-                    other = wrapped_number(other)
+                    other = wrap_number(other)
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 return call(on_number, self._keyset, self, other)
         return _slow(binding, python_op, args, kwargs)
