@@ -225,7 +225,7 @@ def test_pow_scalar_base(base):
 # --- unary -------------------------------------------------------------------------------------
 
 UNARY = [
-    ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A),
+    ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A), ("sgn", "SgnBackward0", A),
     ("exp", "ExpBackward0", A), ("exp2", "Exp2Backward0", A), ("expm1", "Expm1Backward0", A),
     ("log", "LogBackward0", positive(3, 4)), ("log2", "Log2Backward0", positive(3, 4)),
     ("log10", "Log10Backward0", positive(3, 4)), ("log1p", "Log1PBackward0", positive(3, 4)),

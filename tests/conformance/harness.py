@@ -77,7 +77,7 @@ def to_numpy(t: Any) -> np.ndarray:
     if isinstance(t, torch.Tensor):
         if t.dtype in (torch.float16, torch.bfloat16):
             t = t.float()
-        return t.detach().resolve_conj().numpy()
+        return t.detach().resolve_conj().numpy(force=True)  # force: torch may hand back a ZeroTensor
     array = np.asarray(t._data)  # torchpy's own array: no dependence on the ops under test
     return array.astype(np.float32) if array.dtype.itemsize == 2 and array.dtype.kind not in "iu" else array
 

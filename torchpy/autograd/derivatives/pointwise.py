@@ -296,6 +296,7 @@ def _register_zero_gradient(op: str, node_name: str) -> None:
 
 for _op, _name in (
     ("aten::sign", "SignBackward0"),
+    ("aten::sgn", "SgnBackward0"),  # zero for real inputs (complex ones need conj: not yet)
     ("aten::floor", "FloorBackward0"),
     ("aten::ceil", "CeilBackward0"),
     ("aten::trunc", "TruncBackward0"),
