@@ -21,6 +21,10 @@ from common import markdown_table, per_call_us
 
 
 class TensorLike:
+    """What the dispatcher reads of a tensor (its key set) and what the autograd layer reads."""
+
+    _requires_grad = False
+
     def __init__(self, *keys: DispatchKey) -> None:
         self._keyset = DispatchKeySet(keys).raw_repr()
 

@@ -44,11 +44,20 @@ def _requires_grad(value: Any) -> bool:
 
 
 def _any_input_requires_grad(op: Any, args: tuple, kwargs: dict) -> bool:
+    # On every op call with grad mode on: kept to plain attribute reads.
     n = len(args)
-    for position, name, _ in op._tensor_args:
-        value = args[position] if position < n else kwargs.get(name)
-        if value is not None and _requires_grad(value):
-            return True
+    try:
+        for position, name, is_list in op._tensor_args:
+            value = args[position] if position < n else kwargs.get(name)
+            if value is None:
+                continue
+            if is_list:
+                if any(v is not None and v._requires_grad for v in value):
+                    return True
+            elif value._requires_grad:
+                return True
+    except AttributeError:  # a non-Tensor where a Tensor goes (a kernel passed it through)
+        return any(_requires_grad(v) for v in (*args, *kwargs.values()))
     return False
 
 
