@@ -26,11 +26,22 @@ def _where(fn: Callable) -> str:
     return f"registered at {code.co_filename}:{code.co_firstlineno}"
 
 
+def effective_tags(entry: NativeFunction) -> tuple[str, ...]:
+    """The YAML's tags plus those PyTorch adds to every op of a kind: `out` and `inplace`
+    by schema kind, and `pt2_compliant_tag` on every aten op."""
+    tags = list(entry.tags)
+    kind = entry.schema.kind.name
+    for tag, applies in (("out", kind == "out"), ("inplace", kind == "inplace"), ("pt2_compliant_tag", True)):
+        if applies and tag not in tags:
+            tags.append(tag)
+    return tuple(tags)
+
+
 def register_native_functions() -> None:
     """Define every op of the table in the dispatcher and register its kernels."""
     for entry in load_all():
         qualified = entry.qualified_name
-        dispatcher.define(entry.schema, f"registered at {entry.location}", entry.tags)
+        dispatcher.define(entry.schema, f"registered at {entry.location}", effective_tags(entry))
         for key_name, kernel_name in entry.dispatch.items():
             fn = registry.lookup(key_name, kernel_name)
             if fn is None:
