@@ -546,39 +546,6 @@ def test_masked_select_errors(case):
     check_error(case, values(2, 3))
 
 
-# --- the op table ----------------------------------------------------------------------------------
-
-OPS = [
-    "index.Tensor", "index.Tensor_out", "index_put", "index_put_", "index_put.out", "_index_put_impl_",
-    "_index_put_impl", "_index_put_impl.out", "gather", "gather.out", "scatter.src", "scatter.value",
-    "scatter.reduce", "scatter.value_reduce", "scatter_.src", "scatter_.value", "scatter_.reduce",
-    "scatter_.value_reduce", "scatter.src_out", "scatter.value_out", "scatter.reduce_out",
-    "scatter.value_reduce_out", "scatter_add", "scatter_add_", "scatter_add.out", "scatter_reduce.two",
-    "scatter_reduce_.two", "scatter_reduce.two_out", "index_select", "index_select.out", "index_add",
-    "index_add_", "index_add.out", "nonzero", "nonzero.out", "masked_select", "masked_select.out",
-    "masked_scatter", "masked_scatter_", "masked_scatter.out", "index_fill.int_Scalar", "index_fill.int_Tensor",
-    "index_fill_.int_Scalar", "index_fill_.int_Tensor", "index_fill.int_Scalar_out", "index_fill.int_Tensor_out",
-    "index_copy", "index_copy_", "index_copy.out", "take", "take.out", "put", "put_", "put.out",
-    "take_along_dim", "take_along_dim.out",
-]
-KEYS = ["CPU", "Meta", "CompositeImplicitAutograd", "CompositeExplicitAutograd"]
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_kernels_sit_at_torchs_keys(op):
-    for key in KEYS:
-        theirs = torch._C._dispatch_has_kernel_for_dispatch_key("aten::" + op, key)
-        ours = torchpy._C._dispatch_has_kernel_for_dispatch_key("aten::" + op, key)
-        assert ours == theirs, (op, key)
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_tags_are_torchs(op):
-    name, _, overload = op.partition(".")
-    theirs = getattr(getattr(torch.ops.aten, name), overload or "default").tags
-    ours = getattr(getattr(torchpy.ops.aten, name), overload or "default").tags
-    assert sorted(str(t).split(".")[-1] for t in ours) == sorted(str(t).split(".")[-1] for t in theirs)
-
 
 # --- what a TorchDispatchMode sees ------------------------------------------------------------------
 

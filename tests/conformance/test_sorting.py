@@ -148,28 +148,6 @@ def test_topk_dtype_errors():
     check_error(lambda t, x: x.topk(5), meta(3, 4))
 
 
-# --- the op table ---------------------------------------------------------------------------------
-
-OPS = ["sort", "sort.stable", "sort.values", "sort.values_stable", "argsort", "argsort.stable",
-       "argsort.stable_out", "msort", "topk", "topk.values"]
-KEYS = ["CPU", "Meta", "CompositeImplicitAutograd", "CompositeExplicitAutograd"]
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_kernels_sit_at_torchs_keys(op):
-    for key in KEYS:
-        theirs = torch._C._dispatch_has_kernel_for_dispatch_key("aten::" + op, key)
-        ours = torchpy._C._dispatch_has_kernel_for_dispatch_key("aten::" + op, key)
-        assert ours == theirs, (op, key)
-
-
-@pytest.mark.parametrize("op", OPS)
-def test_tags_are_torchs(op):
-    name, _, overload = op.partition(".")
-    theirs = getattr(getattr(torch.ops.aten, name), overload or "default").tags
-    ours = getattr(getattr(torchpy.ops.aten, name), overload or "default").tags
-    assert sorted(str(t).split(".")[-1] for t in ours) == sorted(str(t).split(".")[-1] for t in theirs)
-
 
 # --- what a TorchDispatchMode sees ------------------------------------------------------------------
 
