@@ -18,22 +18,31 @@ import torchpy
 from common import markdown_table, per_call_us
 
 
-def _dispatch_mode_case(lib):
-    python_dispatch = importlib.import_module(lib.__name__ + ".utils._python_dispatch")
+def _pass_through(mode_class, hook):
+    """An instance of a `mode_class` subclass whose `hook` method just runs the function."""
 
-    class PassThrough(python_dispatch.TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            return func(*args, **(kwargs or {}))
+    def handler(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
 
+    return type("PassThrough", (mode_class,), {hook: handler})()
+
+
+def _under_mode(mode, op, lib):
+    """Ten calls of `op(a, b)` inside one entry of `mode` (entering costs are amortized)."""
     a, b = lib.tensor([1.0, 2.0, 3.0, 4.0]), lib.tensor([4.0, 3.0, 2.0, 1.0])
-    mode = PassThrough()
 
     def case():
         with mode:
             for _ in range(10):
-                a + b
+                op(a, b)
 
     return case, 10
+
+
+def _dispatch_mode_case(lib):
+    python_dispatch = importlib.import_module(lib.__name__ + ".utils._python_dispatch")
+    mode = _pass_through(python_dispatch.TorchDispatchMode, "__torch_dispatch__")
+    return _under_mode(mode, lambda a, b: a + b, lib)
 
 
 def _wrapper_subclass_case(lib):
@@ -59,20 +68,8 @@ def _wrapper_subclass_case(lib):
 
 def _function_mode_case(lib):
     overrides = importlib.import_module(lib.__name__ + ".overrides")
-
-    class PassThrough(overrides.TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            return func(*args, **(kwargs or {}))
-
-    a, b = lib.tensor([1.0, 2.0, 3.0, 4.0]), lib.tensor([4.0, 3.0, 2.0, 1.0])
-    mode = PassThrough()
-
-    def case():
-        with mode:
-            for _ in range(10):
-                lib.add(a, b)
-
-    return case, 10
+    mode = _pass_through(overrides.TorchFunctionMode, "__torch_function__")
+    return _under_mode(mode, lib.add, lib)
 
 
 def _time(make, lib):
