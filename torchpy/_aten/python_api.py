@@ -152,11 +152,35 @@ class PythonOp:
         self.name = name
         self.allow_numbers = name in NUMBERS_AS_TENSORS
         self.candidates = [_Candidate(op, _return_type(name, op)) for op in ops]
+        # Which overload a call shape (argument types, keyword names) picked last time. Overload
+        # resolution depends on types only, except for the contents of lists (a bool in an int
+        # list), so calls with a list or tuple argument are not cached.
+        self._plans: dict[tuple, _Candidate] = {}
 
     def add_overload(self, op: OpOverload) -> None:
         self.candidates.append(_Candidate(op, _return_type(self.name, op)))
+        self._plans.clear()
 
     def __call__(self, args: tuple, kwargs: dict) -> Any:
+        shape = (*map(type, args), *kwargs) if kwargs else tuple(map(type, args))
+        candidate = self._plans.get(shape)
+        if candidate is not None:
+            op = candidate.op
+            if not kwargs and len(args) == op._n_fast:
+                result = op(*args)  # already normalized: the dispatcher's own fast path
+            else:
+                try:
+                    bound_args, bound_kwargs = op._binder.bind(args, kwargs)
+                except BindError:  # a value this overload refuses: resolve from the start
+                    return self._resolve(args, kwargs, None)
+                result = op._call_normalized(bound_args, bound_kwargs)
+            if candidate.return_type is not None:
+                return candidate.return_type(*result)
+            return result
+        return self._resolve(args, kwargs, shape)
+
+    def _resolve(self, args: tuple, kwargs: dict, shape: tuple | None) -> Any:
+        """Try the overloads in order, as PyTorch's parser does; remember the winner for `shape`."""
         first_error: BindError | None = None
         for candidate in self.candidates:
             op = candidate.op
@@ -173,6 +197,11 @@ class PythonOp:
             except BindError as error:
                 first_error = first_error or error
                 continue
+            # Cached only when the Python conveniences (varargs, out tuples, NumPy's names,
+            # factory options) changed nothing, so the plan is: bind as given.
+            if (shape is not None and call_args is args and call_kwargs is kwargs
+                    and not any(t is list or t is tuple for t in shape)):
+                self._plans[shape] = candidate
             result = op._call_normalized(bound_args, bound_kwargs)
             if requires_grad:
                 result.requires_grad_(True)
