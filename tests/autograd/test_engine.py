@@ -253,3 +253,14 @@ def test_integer_and_bool_outputs_are_not_differentiable():
         results.append([(o.requires_grad, o.grad_fn is None) for o in outputs])
     assert results[0] == results[1]
     assert results[1][:3] == [(False, True)] * 3
+
+
+def test_backward_dispatches_what_torch_dispatches():
+    # The implicit root gradient is aten.ones_like with torch's memory_format=preserve_format.
+    from tests.conformance.dispatch_log import assert_same_dispatch
+
+    def program(t, a):
+        y = (a.requires_grad_() * 2).sum()
+        y.backward()
+
+    assert_same_dispatch(program, np.array([1.0, 2.0], dtype=np.float32))

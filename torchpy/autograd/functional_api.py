@@ -5,6 +5,8 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable, Sequence
 
+from .._dispatch.ops import OpOverload, op_for
+from .._tensor.enums import preserve_format
 from .._tensor.tensor import Tensor
 from .engine import accumulate_into_grad, run_backward
 from .graph import RemovableHandle, autograd_meta, grad_accumulator
@@ -18,6 +20,10 @@ def _as_tuple(x: Any) -> tuple:
     return tuple(x)
 
 
+def _ones_like() -> OpOverload:
+    return op_for("aten::ones_like")
+
+
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]:
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
@@ -28,9 +34,10 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {out._dtype}"
                 )
-            from .. import ones_like
-
-            grad = ones_like(out)
+            # What torch.ones_like(out, memory_format=torch.preserve_format) dispatches, without
+            # the Python-level parsing: a mode sees the same call.
+            grad = _ones_like()._call_normalized(
+                (out,), {"pin_memory": False, "memory_format": preserve_format})
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad._shape != out._shape and out._requires_grad:
