@@ -158,6 +158,8 @@ class OpOverload:
         hit = self._cache.get(ks)
         if hit is None:
             hit = self._entry.resolve(ks)
+        if hit[1] == RAW:  # feature kernels (autograd, Python key): the common non-plain case
+            return hit[0](self, hit[2], args, kwargs)
         return _invoke(self, hit, args, kwargs)
 
     def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:

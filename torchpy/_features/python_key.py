@@ -131,11 +131,14 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     stack = mode_stack.modes
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
-        included = tls.local._included if stack else tls.local._included & ~PYTHON_BITS
+        # _call_below_python, inline: a mode's handler runs for every op.
+        local = tls.local
+        saved = local._included, local._excluded, local.salt
+        tls.set_keys(saved[0] if stack else saved[0] & ~PYTHON_BITS, saved[1] | ABOVE_PYTHON)
         try:
-            return _call_below_python(mode.__torch_dispatch__, op, tuple(types), handler_args,
-                                      handler_kwargs, included)
+            return mode.__torch_dispatch__(op, tuple(types), handler_args, handler_kwargs)
         finally:
+            local._included, local._excluded, local.salt = saved
             stack.append(mode)
     for cls in types:
         result = _call_below_python(cls.__torch_dispatch__, op, tuple(types), handler_args,

@@ -12,7 +12,7 @@ from .._dispatch import keys as K
 from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
 from . import dtype as _dt
-from .device import canonical_device, keyset_for
+from .device import CPU, canonical_device, keyset_for
 from .tensor import Tensor, UntypedStorage, contiguous_strides
 
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
@@ -70,6 +70,9 @@ def _make_subclass(cls: type, data: Tensor, require_grad: bool = False, **_: Any
     return out
 
 
+_wrapper_keysets: dict[tuple[type, Any], int] = {}  # (class, device) -> key set
+
+
 def _make_wrapper_subclass(
     cls: type,
     size: Any,
@@ -88,14 +91,21 @@ def _make_wrapper_subclass(
     storage_size: Any = None,
 ) -> Tensor:
     """torch.Tensor._make_wrapper_subclass: metadata only, no storage of its own."""
-    shape = tuple(int(s) for s in size)
-    dev = canonical_device(device)
+    # Runs for every op result of a wrapper subclass: the common arguments take short paths.
+    shape = tuple(map(int, size))
+    dev = CPU if device is CPU else canonical_device(device)
     d = dtype if dtype is not None else _dt.get_default_dtype()
     out = object.__new__(cls)
-    out._keyset = _keyset_for_class(cls, keyset_for(dev))
+    keyset = _wrapper_keysets.get((cls, dev))
+    if keyset is None:
+        keyset = _wrapper_keysets[(cls, dev)] = _keyset_for_class(cls, keyset_for(dev))
+    out._keyset = keyset
     out._data = None
     out._shape = shape
-    out._stride = tuple(strides) if strides is not None else contiguous_strides(shape)
+    if strides is not None:
+        out._stride = tuple(strides)
+    else:
+        out._stride = (1,) if len(shape) == 1 else contiguous_strides(shape)
     out._offset = storage_offset or 0
     out._dtype = d
     out._device = dev

@@ -106,6 +106,8 @@ def needs_override(args: tuple, kwargs: dict) -> bool:
         return False
     if state.modes:
         return True
+    if not state.subclasses_enabled:  # inside a subclass's handler: only modes could claim it
+        return False
     for value in args:
         if type(value) not in _PLAIN_TYPES:
             return bool(_overloaded_args(args)) or bool(_overloaded_args(kwargs.values()))
@@ -254,13 +256,19 @@ def _tensor_torch_function(cls: type, func: Any, types: Any, args: tuple = (), k
     """Tensor.__torch_function__: run the function, then give tensor results the subclass."""
     if kwargs is None:
         kwargs = {}
-    if not all(issubclass(cls, t) for t in types):
-        return NotImplemented
-    with DisableTorchFunctionSubclass():
+    for t in types:
+        if t is not cls and not issubclass(cls, t):
+            return NotImplemented
+    # DisableTorchFunctionSubclass, inline: this runs for every op on a subclass.
+    previous = state.subclasses_enabled
+    state.subclasses_enabled = False
+    try:
         ret = func(*args, **kwargs)
         if func in _NO_WRAP:
             return ret
         return _convert(ret, cls)
+    finally:
+        state.subclasses_enabled = previous
 
 
 _NO_WRAP: set = set()
