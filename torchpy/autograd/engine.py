@@ -127,14 +127,16 @@ def run_backward(
         while ready:
             _, _, node = heapq.heappop(ready)
             grads = buffers.pop(node, None) or [None] * _num_inputs(node)
-            grads = _run_pre_hooks(node, grads)
-            for input_nr, grad in enumerate(grads):
-                index = capture.get((node, input_nr))
-                if index is not None:
-                    captured[index] = _add(captured[index], grad)
-            if isinstance(node, AccumulateGrad) and not accumulate:
+            if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad_hooks:
+                grads = _run_pre_hooks(node, grads)
+            if capture:
+                for input_nr, grad in enumerate(grads):
+                    index = capture.get((node, input_nr))
+                    if index is not None:
+                        captured[index] = _add(captured[index], grad)
+            if not accumulate and isinstance(node, AccumulateGrad):
                 continue
-            outputs = _call_node(node, grads)
+            outputs = _call_node(node, grads) if node._hooks else node.apply(grads)
             executed.append(node)
             for (next_node, input_nr), grad in zip(node._next_edges, outputs):
                 if next_node is None:

@@ -135,7 +135,7 @@ def register_hook(self: Tensor, hook: Callable) -> RemovableHandle:
         node, index = grad_accumulator(self), 0
     else:
         node, index = self._grad_fn, autograd_meta(self).output_nr
-    hooks = node._tensor_pre_hooks.setdefault(index, [])
+    hooks = node._hook_dict("_tensor_pre_hooks").setdefault(index, [])
     hooks.append(hook)
     return RemovableHandle(hooks, hook)
 
@@ -157,7 +157,7 @@ def retain_grad(self: Tensor) -> None:
         if t is not None and grad is not None:
             t._grad = grad.detach() if t._grad is None else t._grad + grad.detach()
 
-    self._grad_fn._retain_grad_hooks[meta.output_nr] = store
+    self._grad_fn._hook_dict("_retain_grad_hooks")[meta.output_nr] = store
 
 
 def retains_grad(self: Tensor) -> bool:

@@ -61,16 +61,38 @@ class Node:
     """A backward function: gradients of its outputs in, gradients of its inputs out."""
 
     _name = "Node"
+    # Hooks are rare and a node is made per recorded op: the containers are shared empty
+    # ones until a hook is registered (the _hook_list / _hook_dict helpers make them own).
+    _pre_hooks: list[Callable] | tuple = ()
+    _hooks: list[Callable] | tuple = ()
+    _tensor_pre_hooks: dict[int, list[Callable]] = {}  # Tensor.register_hook on outputs; never mutated
+    _retain_grad_hooks: dict[int, Callable] = {}       # never mutated at class level
+    _metadata: dict | None = None
 
     def __init__(self, next_edges: tuple = ()) -> None:
         self._next_edges = next_edges         # ((node or None, input_nr), ...)
         self._sequence_nr = next(_sequence)   # later nodes run first among the ready ones
-        self._pre_hooks: list[Callable] = []
-        self._hooks: list[Callable] = []
-        self._tensor_pre_hooks: dict[int, list[Callable]] = {}  # Tensor.register_hook on outputs
-        self._retain_grad_hooks: dict[int, Callable] = {}
-        self.metadata: dict = {}
         self._num_outputs = 1
+
+    def _hook_list(self, name: str) -> list:
+        hooks = self.__dict__.get(name)
+        if hooks is None:
+            hooks = []
+            setattr(self, name, hooks)
+        return hooks
+
+    def _hook_dict(self, name: str) -> dict:
+        hooks = self.__dict__.get(name)
+        if hooks is None:
+            hooks = {}
+            setattr(self, name, hooks)
+        return hooks
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     # What users see -------------------------------------------------------------------------
 
@@ -83,13 +105,15 @@ class Node:
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """fn(grad_inputs, grad_outputs) after the node runs; may return new grad_inputs."""
-        self._hooks.append(fn)
-        return RemovableHandle(self._hooks, fn)
+        hooks = self._hook_list("_hooks")
+        hooks.append(fn)
+        return RemovableHandle(hooks, fn)
 
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """fn(grad_outputs) before the node runs; may return new grad_outputs."""
-        self._pre_hooks.append(fn)
-        return RemovableHandle(self._pre_hooks, fn)
+        hooks = self._hook_list("_pre_hooks")
+        hooks.append(fn)
+        return RemovableHandle(hooks, fn)
 
     def __call__(self, *grads: Any) -> Any:
         result = self.apply(list(grads))

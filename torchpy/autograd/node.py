@@ -67,13 +67,19 @@ class OpNode(Node):
         self._output_meta: list[tuple] = []
 
     def apply(self, grad_outputs: list) -> list:
-        if all(g is None for g in grad_outputs):
-            return [None] * len(self._inputs)
-        grads = [g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta)]
-        saved = {name: _unpack(value) for name, value in self._saved.items()}
+        if self._num_outputs == 1:
+            grad = grad_outputs[0]
+            if grad is None:
+                return [None] * len(self._inputs)
+        else:
+            if all(g is None for g in grad_outputs):
+                return [None] * len(self._inputs)
+            grad = tuple(g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta))
+        saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
+                 for name, value in self._saved.items()}
         if self._formula.takes_needs:
             saved["needs"] = tuple(node is not None for node, _ in self._next_edges)
-        result = self._formula.backward(grads[0] if self._num_outputs == 1 else tuple(grads), **saved)
+        result = self._formula.backward(grad, **saved)
         if not isinstance(result, (tuple, list)):
             result = (result,)
         out = []
