@@ -67,32 +67,64 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
 
 
-def _argument_values(schema: Any, args: tuple, kwargs: dict) -> dict[str, Any]:
+class _OpFacts:
+    """What recording needs to know about an op, worked out from its schema once."""
+
+    __slots__ = ("arguments", "written", "inplace", "name", "functional_name")
+
+    def __init__(self, op: Any) -> None:
+        schema = op._schema
+        self.arguments = tuple((a.name, a.kwarg_only, a.default_value) for a in schema.arguments)
+        self.written = tuple(
+            (a.name, a.kwarg_only) for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
+        )
+        self.inplace = schema.kind.name == "inplace"
+        # Formulas are looked up per call (one may be registered later); their names once.
+        self.name = op.name()
+        entry = op._entry
+        self.functional_name = (entry.name[:-1] + (f".{entry.overload_name}" if entry.overload_name else "")
+                                if self.inplace else None)
+
+    def formula(self) -> Any:
+        """The op's derivative; an in-place op (mul_) uses its functional op's (mul)."""
+        formula = FORMULAS.get(self.name)
+        if formula is None and self.functional_name is not None:
+            formula = FORMULAS.get(self.functional_name)
+        return formula
+
+
+_facts: dict[Any, _OpFacts] = {}
+
+
+def _facts_for(op: Any) -> _OpFacts:
+    facts = _facts.get(op)
+    if facts is None:
+        facts = _facts[op] = _OpFacts(op)
+    return facts
+
+
+def _argument_values(facts: _OpFacts, args: tuple, kwargs: dict) -> dict[str, Any]:
     """Every argument by name, defaults filled in."""
     values = {}
     n = len(args)
-    for i, arg in enumerate(schema.arguments):
-        if not arg.kwarg_only and i < n:
-            values[arg.name] = args[i]
-        elif arg.name in kwargs:
-            values[arg.name] = kwargs[arg.name]
+    for i, (name, kwarg_only, default) in enumerate(facts.arguments):
+        if not kwarg_only and i < n:
+            values[name] = args[i]
+        elif name in kwargs:
+            values[name] = kwargs[name]
         else:
-            values[arg.name] = arg.default_value
+            values[name] = default
     return values
 
 
-def _check_mutations(op: Any, values: dict[str, Any]) -> None:
-    schema = op._schema
-    for arg in schema.arguments:
-        info = arg.alias_info
-        if info is None or not info.is_write:
-            continue
-        target = values[arg.name]
+def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
+    for name, kwarg_only in facts.written:
+        target = values[name]
         if not isinstance(target, Tensor):
             continue
-        if arg.kwarg_only:  # an out= argument
+        if kwarg_only:  # an out= argument
             raise RuntimeError(
-                f"{schema.name.split('::')[1]}(): functions with out=... arguments don't support "
+                f"{op._schema.name.split('::')[1]}(): functions with out=... arguments don't support "
                 "automatic differentiation, but one of the arguments requires grad."
             )
         if target._grad_fn is None and target._requires_grad:
@@ -111,16 +143,6 @@ def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
 
 def _differentiable(t: Any) -> bool:
     return isinstance(t, Tensor) and (t._dtype.is_floating_point or t._dtype.is_complex)
-
-
-def _formula_for(op: Any) -> Any:
-    """The op's derivative; an in-place op (mul_) uses its functional op's (mul)."""
-    formula = FORMULAS.get(op.name())
-    if formula is None and op._schema.kind.name == "inplace":
-        name, overload = op._entry.name, op._entry.overload_name
-        functional = name[:-1] + (f".{overload}" if overload else "")
-        formula = FORMULAS.get(functional)
-    return formula
 
 
 def _flat_inputs(values: dict[str, Any], names: tuple[str, ...]) -> list[Any]:
@@ -151,15 +173,16 @@ def _geometry(value: Any, attr: str) -> Any:
 
 
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    schema = op._schema
-    values = _argument_values(schema, args, kwargs)
-    _check_mutations(op, values)
-    formula = _formula_for(op)
+    facts = _facts_for(op)
+    values = _argument_values(facts, args, kwargs)
+    if facts.written:
+        _check_mutations(op, facts, values)
+    formula = facts.formula()
     if formula is not None and formula.backward is None:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
     to_save = values
-    if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
+    if formula is not None and "self" in formula.save and facts.inplace:
         # The formula needs self as it was before the op overwrote it.
         to_save = dict(values)
         with grad_mode.no_grad():
