@@ -212,7 +212,16 @@ def _invert(self: Tensor) -> Any:
 def _matmul(name: str, reflected: bool) -> Callable:
     """x @ y is the linear-algebra family's public matmul, looked up when used."""
 
+    op = None
+
     def dunder(self: Tensor, other: Any) -> Any:
+        nonlocal op
+        if type(self) is Tensor and type(other) is Tensor and not _function_state.modes:
+            # Plain tensors: what torchpy.matmul would do after its override checks.
+            if op is None:
+                op = _aten("matmul")
+            return call(op, self._keyset | other._keyset, other, self) if reflected else \
+                call(op, self._keyset | other._keyset, self, other)
         matmul = getattr(sys.modules["torchpy"], "matmul", None)
         if matmul is None or not isinstance(other, Tensor):
             return NotImplemented

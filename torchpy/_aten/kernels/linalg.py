@@ -68,6 +68,8 @@ def _not_implemented(op: str, d: _dt.dtype) -> NotImplementedError:
 
 
 _LOW_PRECISION = frozenset({_dt.float16, _dt.bfloat16})
+# Multiplied by ndarray.dot as they are (no float32 detour, no bool error).
+_BLAS_DTYPES = frozenset({_dt.float32, _dt.float64, _dt.complex64, _dt.complex128})
 
 
 def _product(a: np.ndarray, b: np.ndarray, d: _dt.dtype) -> np.ndarray:
@@ -149,6 +151,11 @@ def _check_reduction_dim(mat1: Tensor, mat2: Tensor, meta: bool) -> None:
 
 
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
+    a, b = self._data, mat2._data
+    d = self._dtype
+    if (a is not None and b is not None and a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0]
+            and d is mat2._dtype and d in _BLAS_DTYPES):
+        return from_array(a.dot(b), d)  # the common case, every check below passed
     _check_mm(self, mat2)
     d = self._dtype
     shape = (self._shape[0], mat2._shape[1])
@@ -448,7 +455,7 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
 
 
 def _matmul(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> Tensor:
-    dim1, dim2 = tensor1.dim(), tensor2.dim()
+    dim1, dim2 = len(tensor1._shape), len(tensor2._shape)
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
     if dim1 == 1 and dim2 == 1:
