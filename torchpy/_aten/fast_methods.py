@@ -96,6 +96,21 @@ def _no_args_method(name: str, op_name: str) -> Callable:
     return method
 
 
+def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
+    """x.sum() / x.sum(0) / x.mean(-1): a whole reduction, or one int dim (normalized to [dim])."""
+    reduce_all, reduce_dim = aten(all_op), aten(dim_op)
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs and not _moded():
+            if not args:
+                return call(reduce_all, self._keyset, self)
+            if len(args) == 1 and type(args[0]) is int:
+                return call(reduce_dim, self._keyset, self, [args[0]])
+        return _GENERATED[name](self, *args, **kwargs)
+
+    return method
+
+
 def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     if not kwargs and not _moded():
         if not args:
@@ -203,6 +218,8 @@ def install() -> None:
         "detach": _no_args_method("detach", "detach"),
         "clone": _no_args_method("clone", "clone"),
         "zero_": _no_args_method("zero_", "zero_"),
+        "sum": _reduction_method("sum", "sum", "sum.dim_IntList"),
+        "mean": _reduction_method("mean", "mean", "mean.dim"),
         "squeeze": squeeze,
         "unflatten": unflatten,
         "as_strided": as_strided,

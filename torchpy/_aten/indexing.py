@@ -212,9 +212,12 @@ def _record(tensors: list, dim: int, index: Tensor) -> None:
 # --- __getitem__ ---------------------------------------------------------------------------------
 
 
+_SELECT = aten("select.int")
+
+
 def getitem(self: Tensor, index: Any) -> Tensor:
     if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not _moded():
-        return call(aten("select.int"), self._keyset, self, 0, index)  # x[i]: _select's checks passed
+        return call(_SELECT, self._keyset, self, 0, index)  # x[i]: _select's checks passed
     if _moded():
         return dispatch_from_binding(getitem, (self, index), {})
     if _is_int(index):

@@ -451,6 +451,8 @@ def _should_fold(tensor1: Tensor, tensor2: Tensor, has_out: bool) -> bool:
 
 
 def matmul(self: Tensor, other: Tensor) -> Tensor:
+    if len(self._shape) == 2 and len(other._shape) == 2:  # matrix @ matrix, the common case
+        return aten.mm.default(self, other)
     return _matmul(self, other, has_out=False)
 
 

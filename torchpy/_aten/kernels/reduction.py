@@ -17,7 +17,7 @@ import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
-from ..._tensor.tensor import Tensor
+from ..._tensor.tensor import Tensor, from_array
 from .reduction_util import (
     accumulate_dtype, cast, check_out_dtype, is_floating_or_complex, is_integral, layout, meta,
     out_kernel, reduction_size, register_kernel, wrap,
@@ -39,11 +39,18 @@ def _widened(self_dtype: dtype, requested: dtype | None) -> dtype:
 # --- sum / nansum / prod -------------------------------------------------------------------------
 
 
+# Summed in their own dtype with no widening or accumulation type: sum() is one NumPy reduce.
+_SUMMED_AS_IS = frozenset({_dt.float32, _dt.float64})
+
+
 def sum_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool, compute: np.dtype) -> Any:
     return _add_reduce(cast(data, compute), axes, None, None, keepdim)
 
 
 def sum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    data = self._data
+    if dim is None and not keepdim and dtype is None and data is not None and self._dtype in _SUMMED_AS_IS:
+        return from_array(np.asarray(_add_reduce(data, None)), self._dtype)  # x.sum() of a float tensor
     result = _widened(self._dtype, dtype)
     axes, shape = layout(self, dim, keepdim)
     if self._data is None:

@@ -44,10 +44,7 @@ def _view(self: Tensor, arr: Any, shape: tuple, strides: tuple | None, offset: i
             self._version_counter = [0]
         t._version_counter = self._version_counter
         return t
-    t = view_of(self, arr)
-    t._stride = strides
-    t._offset = offset
-    return t
+    return view_of(self, arr, strides, offset)
 
 
 def _flat_bytes(buffer: np.ndarray, nbytes: int) -> np.ndarray:
