@@ -117,16 +117,21 @@ def run_backward(
     dependencies = _collect_dependencies(root_nodes)
     buffers: dict[Node, list] = {}
     for node, input_nr, grad in root_edges:
-        buffer = buffers.setdefault(node, [None] * _num_inputs(node))
+        buffer = buffers.get(node)
+        if buffer is None:
+            buffer = buffers[node] = [None] * node._num_outputs
         buffer[input_nr] = _add(buffer[input_nr], grad)
 
     ready = [(-n._sequence_nr, id(n), n) for n in root_nodes if dependencies.get(n, 0) == 0]
     heapq.heapify(ready)
     executed: list[Node] = []
-    with grad_mode.set_grad_enabled(create_graph):
+    state = grad_mode.state
+    previous_grad_mode = state.enabled
+    state.enabled = create_graph
+    try:
         while ready:
-            _, _, node = heapq.heappop(ready)
-            grads = buffers.pop(node, None) or [None] * _num_inputs(node)
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad_hooks:
                 grads = _run_pre_hooks(node, grads)
             if capture:
@@ -141,17 +146,18 @@ def run_backward(
             for (next_node, input_nr), grad in zip(node._next_edges, outputs):
                 if next_node is None:
                     continue
-                buffer = buffers.setdefault(next_node, [None] * _num_inputs(next_node))
                 if grad is not None:
+                    buffer = buffers.get(next_node)
+                    if buffer is None:
+                        buffer = buffers[next_node] = [None] * next_node._num_outputs
                     buffer[input_nr] = _add(buffer[input_nr], grad)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:
+                remaining = dependencies[next_node] - 1
+                dependencies[next_node] = remaining
+                if remaining == 0:
                     heapq.heappush(ready, (-next_node._sequence_nr, id(next_node), next_node))
+    finally:
+        state.enabled = previous_grad_mode
     if not retain_graph:
         for node in executed:
             node.release_variables()
     return captured if inputs is not None else None
-
-
-def _num_inputs(node: Node) -> int:
-    return getattr(node, "_num_outputs", 1)

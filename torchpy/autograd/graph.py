@@ -68,6 +68,7 @@ class Node:
     _tensor_pre_hooks: dict[int, list[Callable]] = {}  # Tensor.register_hook on outputs; never mutated
     _retain_grad_hooks: dict[int, Callable] = {}       # never mutated at class level
     _metadata: dict | None = None
+    _num_outputs = 1  # how many gradients the node takes in (its forward's outputs)
 
     def __init__(self, next_edges: tuple = ()) -> None:
         self._next_edges = next_edges         # ((node or None, input_nr), ...)
@@ -143,15 +144,22 @@ class AccumulateGrad(Node):
         self._sequence_nr = 2**62  # accumulate as soon as the gradient is ready
 
     def apply(self, grad_outputs: list) -> list:
-        from .engine import accumulate_into_grad
-
         grad = grad_outputs[0]
         if grad is not None:
-            accumulate_into_grad(self.variable, grad)
+            _accumulate_into_grad(self.variable, grad)
         return []
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+
+def _accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
+    """engine.accumulate_into_grad, bound on first use (the engine imports this module)."""
+    global _accumulate_into_grad
+    from .engine import accumulate_into_grad
+
+    _accumulate_into_grad = accumulate_into_grad
+    accumulate_into_grad(variable, grad)
 
 
 def grad_accumulator(t: Tensor) -> AccumulateGrad:

@@ -93,14 +93,12 @@ class _OpFacts:
         return formula
 
 
-_facts: dict[Any, _OpFacts] = {}
-
-
 def _facts_for(op: Any) -> _OpFacts:
-    facts = _facts.get(op)
-    if facts is None:
-        facts = _facts[op] = _OpFacts(op)
-    return facts
+    try:
+        return op._autograd_facts  # kept on the OpOverload: no hashing on the hot path
+    except AttributeError:
+        facts = op._autograd_facts = _OpFacts(op)
+        return facts
 
 
 def _argument_values(facts: _OpFacts, args: tuple, kwargs: dict) -> dict[str, Any]:
@@ -133,12 +131,12 @@ def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
 
 def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     local = tls.local
-    previous = local.excluded
-    local.excluded = previous | _BELOW_AUTOGRAD_EXCLUDED
+    saved = local._included, local._excluded, local.salt
+    tls.set_keys(saved[0], saved[1] | _BELOW_AUTOGRAD_EXCLUDED)
     try:
         return op._redispatch_raw(ks, args, kwargs)
     finally:
-        local.excluded = previous
+        local._included, local._excluded, local.salt = saved
 
 
 def _differentiable(t: Any) -> bool:
@@ -174,12 +172,14 @@ def _geometry(value: Any, attr: str) -> Any:
 
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     facts = _facts_for(op)
+    formula = facts.formula()
+    if formula is not None and formula.backward is None and not facts.written:
+        # Registered as not differentiable (detach, zeros_like, ...): no history.
+        return _run_below(op, ks, args, kwargs)
     values = _argument_values(facts, args, kwargs)
     if facts.written:
         _check_mutations(op, facts, values)
-    formula = facts.formula()
     if formula is not None and formula.backward is None:
-        # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
     to_save = values
     if formula is not None and "self" in formula.save and facts.inplace:
@@ -205,7 +205,7 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         node = OpNode(formula, edges, infos, len(outputs))
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
         for name in formula.save:
-            if name.startswith("result"):
+            if name[:6] == "result":
                 index = int(name[6:] or 0)
                 # As in PyTorch, an output is saved detached (no reference cycle through its
                 # grad_fn); unpacking reattaches it to this node for double backward.
@@ -225,7 +225,8 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         if _differentiable(out):
             out._grad_fn = node
             out._requires_grad = True
-            autograd_meta(out).output_nr = index
+            if index or out._autograd_meta is not None:  # output 0 needs no meta of its own
+                autograd_meta(out).output_nr = index
     return result
 
 
