@@ -22,7 +22,7 @@ _sequence = itertools.count()
 class AutogradMeta:
     """Per-tensor autograd state beyond requires_grad / grad / grad_fn (made on demand)."""
 
-    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks")
+    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks", "fw_grads")
 
     def __init__(self) -> None:
         self.output_nr = 0
@@ -30,6 +30,7 @@ class AutogradMeta:
         self.hooks: list[Callable] = []
         self.retains_grad = False
         self.post_accumulate_hooks: list[Callable] = []
+        self.fw_grads: dict[int, Tensor] | None = None  # forward-mode tangents by dual level
 
 
 def autograd_meta(t: Tensor) -> AutogradMeta:
