@@ -81,7 +81,9 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
         level = _current_level
     if level < 0:
         return UnpackedDualTensor(tensor, None)
-    _check_level(level, "_fw_primal")
+    meta = tensor._autograd_meta
+    if meta is not None and meta.fw_grads:  # only a tensor with tangents checks the level
+        _check_level(level, "_fw_primal")
     tangent = forward_grad.get_tangent(tensor, level)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)

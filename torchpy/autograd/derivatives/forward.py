@@ -99,8 +99,6 @@ AUTO_ELEMENT_WISE = (
     "clamp", "clamp.Tensor", "clamp_min", "clamp_min.Tensor", "clamp_max", "clamp_max.Tensor",
     "maximum", "minimum", "atan2", "hypot", "lerp.Scalar", "lerp.Tensor", "threshold_backward",
     # piecewise constant or random: zero tangents, as their backward gives zero gradients
-    "eq_.Scalar", "eq_.Tensor", "ne_.Scalar", "ne_.Tensor", "lt_.Scalar", "lt_.Tensor",
-    "le_.Scalar", "le_.Tensor", "gt_.Scalar", "gt_.Tensor", "ge_.Scalar", "ge_.Tensor",
     "normal.Tensor_float", "normal.float_Tensor", "normal.Tensor_Tensor", "normal_", "uniform_",
     "random_", "random_.from", "random_.to", "fill.Scalar", "fill_.Scalar", "zero",
 )
@@ -235,6 +233,12 @@ def _gather_by_indices(T, V, outputs):
 
 
 jvp("aten::sort", "aten::sort.stable", "aten::topk", "aten::max.dim", "aten::min.dim")(_gather_by_indices)
+
+
+# x.eq_(y) and friends: a zero tangent, but only for a self that had one (torch's self_t.zero_()).
+@jvp(*(f"aten::{cmp}_.{kind}" for cmp in ("eq", "ne", "lt", "le", "gt", "ge") for kind in ("Scalar", "Tensor")))
+def compare_inplace_jvp(T, V, outputs):
+    return None if T["self"] is None else torchpy.zeros_like(T["self"])
 
 
 @jvp("aten::masked_fill.Scalar")
