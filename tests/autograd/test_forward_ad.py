@@ -688,3 +688,25 @@ def test_scatter_reduce_prod_tangent() -> None:
         a, b = (fwAD.make_dual(torchpy.tensor(p), torchpy.tensor(t)) for p, t in ((x, tx), (src, tsrc)))
         tangent = fwAD.unpack_dual(f(torchpy, a, b)).tangent
     np.testing.assert_allclose(tangent.tolist(), expected.tolist(), rtol=1e-10)
+
+
+def test_repr_shows_the_tangent() -> None:
+    def scenario(lib: Any) -> list:
+        fwAD = lib.autograd.forward_ad
+        with fwAD.dual_level():
+            d = fwAD.make_dual(lib.ones(2, dtype=lib.float64), lib.ones(2, dtype=lib.float64))
+            shown = [repr(d), repr(d * 2), str(fwAD.make_dual(lib.ones(2, 3), lib.ones(2, 3)))]
+        return shown + [repr(d)]
+
+    _compare_errors(scenario)
+
+
+def test_forward_ad_ignores_grad_mode() -> None:
+    def scenario(lib: Any) -> list:
+        fwAD = lib.autograd.forward_ad
+        x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+        with fwAD.dual_level(), lib.no_grad():
+            y = fwAD.make_dual(x, lib.ones(2, dtype=lib.float64)).exp()
+            return [y.requires_grad, fwAD.unpack_dual(y).tangent.tolist()]
+
+    _compare_errors(scenario)
