@@ -80,6 +80,11 @@ def get_tangent(t: Any, level: int | None = None) -> Tensor | None:
     return meta.fw_grads.get(state.level if level is None else level)
 
 
+def fw_grad_method(self: Tensor, level: int) -> Tensor | None:
+    """Tensor._fw_grad(level): the tangent at `level`, or None (torch returns an undefined tensor)."""
+    return get_tangent(self, level)
+
+
 def _same_layout(a: Tensor, b: Tensor) -> bool:
     return a._shape == b._shape and a.stride() == b.stride()
 
