@@ -710,3 +710,49 @@ def test_forward_ad_ignores_grad_mode() -> None:
             return [y.requires_grad, fwAD.unpack_dual(y).tangent.tolist()]
 
     _compare_errors(scenario)
+
+
+# --- torchpy.func.jvp ------------------------------------------------------------------------
+
+
+def test_func_jvp() -> None:
+    def scenario(lib: Any) -> list:
+        from importlib import import_module
+
+        jvp = import_module(lib.__name__ + ".func").jvp
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64)
+        t = lib.tensor([1.0, 0.5], dtype=lib.float64)
+
+        def show(value: Any) -> str:
+            if isinstance(value, (tuple, list)):
+                return "(" + ", ".join(show(v) for v in value) + ")"
+            if isinstance(value, dict):
+                return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+            return str([round(float(e), 12) for e in value.reshape(-1).tolist()])
+
+        cases = [
+            lambda: jvp(lib.sin, (x,), (t,)),
+            lambda: jvp(lambda a, b: a * b, (x, x * 3), (t, t)),
+            lambda: jvp(lambda a: (a.sin(), {"c": a * 2}), (x,), (t,)),
+            lambda: jvp(lambda a: (a.exp(), a * 3), (x,), (t,), has_aux=True),
+            lambda: jvp(lambda a: a.argmax() * 1.0 + x, (x,), (t,)),
+            lambda: jvp(lambda d: d["w"] @ d["v"], ({"w": x.view(1, 2), "v": x},), ({"w": t.view(1, 2), "v": t},)),
+            lambda: jvp(lib.sin, x, (t,)),
+            lambda: jvp(lib.sin, (x,), t),
+            lambda: jvp(lib.sin, (x,), (t, t)),
+            lambda: jvp(lib.sin, (x,), (t[:1],)),
+            lambda: jvp(lambda a: a.sin(), (x,), (t,), has_aux=True),
+            lambda: jvp(lambda a: 3, (x,), (t,)),
+            lambda: jvp(lib.sin, (), ()),
+            lambda: jvp(lib.sin, (3.0,), (t,)),
+            lambda: jvp(lib.sin, (x,), (3.0,)),
+        ]
+        out = []
+        for case in cases:
+            try:
+                out.append(show(case()))
+            except RuntimeError as e:
+                out.append(f"RuntimeError: {e}")
+        return out
+
+    _compare_errors(scenario)
