@@ -756,3 +756,20 @@ def test_func_jvp() -> None:
         return out
 
     _compare_errors(scenario)
+
+
+def test_tangent_dtype_follows_the_formula() -> None:
+    def scenario(lib: Any) -> list:
+        fwAD = lib.autograd.forward_ad
+        with fwAD.dual_level():
+            d = fwAD.make_dual(lib.ones(2, dtype=lib.float64), lib.ones(2, dtype=lib.float32))
+            outs = [d.sin(), d + lib.ones(2, dtype=lib.float64), d[0], d.sum(), d.float(), d.unsqueeze(0)]
+            return [str(fwAD.unpack_dual(o).tangent.dtype) for o in outs]
+
+    _compare_errors(scenario)
+
+
+def test_products_with_zeros() -> None:
+    x = np.array([0.0, 2.0, 0.0, 3.0])
+    check_jvp(lambda L, a: (a.prod(), a[1:].prod(), a.view(2, 2).prod(1), a.cumprod(0)), x)
+    check_jvp(lambda L, a: ((a * 0).norm(), a.norm(p=1), a.var(), a.std(0, keepdim=True)), x)

@@ -97,9 +97,10 @@ def _has_any(tangent: Any) -> bool:
 
 
 def _fit(tangent: Tensor, out: Tensor) -> Tensor:
-    """A formula's tangent in the output's dtype and shape (a broadcast operand's tangent)."""
-    if tangent._dtype is not out._dtype:
-        tangent = tangent.to(out._dtype)
+    """A formula's tangent in the output's shape (a broadcast operand's tangent).
+
+    Its dtype stays the formula's, as in PyTorch: a float32 tangent of a float64 primal
+    stays float32 through views and sums."""
     if tangent._shape != out._shape:
         tangent = tangent.expand(out._shape)
     return tangent
