@@ -20,11 +20,9 @@ from .forward_grad import get_tangent, set_tangent, state, suspended, tangent_fo
 from .kernel import _argument_values, _differentiable, _flat_inputs, _formula_for, _geometry, reverse_kernel
 from .node import sum_to_shape
 
-_NOT_IMPLEMENTED = (
-    "Trying to use forward AD with {} that does not support it because it has not been implemented yet.\n"
-    "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml "
-    "so that we can prioritize its implementation or submit a PR adding the implementation to derivatives.yaml"
-)
+# An op with no derivative at all (torch's "not_implemented" ops: floor_divide, copy, ...). Every op
+# with a backward formula has a forward one (the double-vjp fallback at the least).
+_NOT_IMPLEMENTED = "Trying to use forward AD with {} that does not support it."
 
 
 def _has_tangent(value: Any) -> bool:
@@ -57,7 +55,7 @@ def forward_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             result = reverse_kernel(op, ks, args, kwargs)
             outputs = result if isinstance(result, (tuple, list)) else (result,)
             if any(_differentiable(o) for o in outputs):
-                raise NotImplementedError(_NOT_IMPLEMENTED.format(op._entry.name.split("::")[1]))
+                raise NotImplementedError(_NOT_IMPLEMENTED.format(op._entry.name))
             return result
         if formula.backward is None:
             return reverse_kernel(op, ks, args, kwargs)
