@@ -776,3 +776,29 @@ def test_products_with_zeros() -> None:
     x = np.array([0.0, 2.0, 0.0, 3.0])
     check_jvp(lambda L, a: (a.prod(), a[1:].prod(), a.view(2, 2).prod(1), a.cumprod(0)), x)
     check_jvp(lambda L, a: ((a * 0).norm(), a.norm(p=1), a.var(), a.std(0, keepdim=True)), x)
+
+
+# --- forward over reverse (Hessian-vector products) ------------------------------------------
+
+FORWARD_OVER_REVERSE = {
+    "sin": lambda L, a: a.sin().sum(), "exp": lambda L, a: a.exp().sum(),
+    "tanh_mul": lambda L, a: (a.tanh() * a).sum(), "mm": lambda L, a: (a.view(2, 2) @ a.view(2, 2)).sum(),
+    "sigmoid_sqrt": lambda L, a: (a.sigmoid() * a.abs().sqrt()).sum(), "log_softmax": lambda L, a: a.log_softmax(0)[1],
+    "prod": lambda L, a: a.prod(), "norm": lambda L, a: a.norm() * a.sum(), "pow": lambda L, a: (a ** 3).mean(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_OVER_REVERSE))
+def test_forward_over_reverse(name: str) -> None:
+    fn = FORWARD_OVER_REVERSE[name]
+
+    def scenario(lib: Any) -> list:
+        fwAD = lib.autograd.forward_ad
+        x = lib.tensor([0.3, -1.2, 0.8, 1.5], dtype=lib.float64, requires_grad=True)
+        with fwAD.dual_level():
+            d = fwAD.make_dual(x, lib.tensor([1.0, 0.5, -2.0, 0.25], dtype=lib.float64))
+            (g,) = lib.autograd.grad(fn(lib, d), d)
+            hvp = fwAD.unpack_dual(g).tangent
+            return g.tolist() + hvp.tolist()
+
+    np.testing.assert_allclose(scenario(torchpy), scenario(torch), rtol=1e-10, atol=1e-12)

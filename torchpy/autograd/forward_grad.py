@@ -80,6 +80,14 @@ def get_tangent(t: Any, level: int | None = None) -> Tensor | None:
     return meta.fw_grads.get(state.level if level is None else level)
 
 
+def copy_tangents(source: Tensor, target: Tensor) -> None:
+    """Give `target` (an alias of `source`) source's tangents, at every live level."""
+    meta = source._autograd_meta
+    if meta is not None and meta.fw_grads:
+        for level, tangent in meta.fw_grads.items():
+            set_tangent(target, tangent, level)
+
+
 def fw_grad_method(self: Tensor, level: int) -> Tensor | None:
     """Tensor._fw_grad(level): the tangent at `level`, or None (torch returns an undefined tensor)."""
     return get_tangent(self, level)

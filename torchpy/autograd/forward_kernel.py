@@ -16,7 +16,8 @@ from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import Derivative
 from .derivatives.forward import ForwardDerivative, forward_for, reduction_dims
-from .forward_grad import get_tangent, set_tangent, state, suspended, tangent_for_update
+from .forward_grad import copy_tangents, get_tangent, set_tangent, state, suspended, tangent_for_update
+from .graph import SavedTensor
 from .kernel import _argument_values, _differentiable, _flat_inputs, _formula_for, _geometry, reverse_kernel
 from .node import sum_to_shape
 
@@ -85,7 +86,21 @@ def forward_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         for out, tangent in zip(outputs, out_tangents):
             if tangent is not None and _differentiable(out):
                 set_tangent(out, _fit(tangent, out))
+        _tangents_to_saved_outputs(outputs)
         return result
+
+
+def _tangents_to_saved_outputs(outputs: tuple) -> None:
+    """The backward node saved its outputs detached, before their tangents existed: give the
+    saved copies the tangents, so a backward run inside the level (forward over reverse,
+    Hessian-vector products) differentiates through them, as PyTorch's SavedVariable does."""
+    node = next((o._grad_fn for o in outputs if isinstance(o, Tensor) and o._grad_fn is not None), None)
+    saved = getattr(node, "_saved", None)
+    if not isinstance(saved, dict):
+        return
+    for value in saved.values():
+        if isinstance(value, SavedTensor) and value.output_nr >= 0 and value.tensor is not None:
+            copy_tangents(outputs[value.output_nr], value.tensor)
 
 
 def _has_any(tangent: Any) -> bool:

@@ -227,6 +227,10 @@ class SavedTensor:
             autograd_meta(t).output_nr = self.output_nr
         elif self.output_nr >= 0 and t is not None:
             t = t.detach()  # PyTorch unpacks a saved output as a fresh detached alias
+        if self.output_nr >= 0 and t is not None and self.tensor._autograd_meta is not None:
+            from .forward_grad import copy_tangents  # forward over reverse: the output's tangent too
+
+            copy_tangents(self.tensor, t)
         return t
 
     def release(self) -> None:
