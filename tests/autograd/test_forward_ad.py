@@ -802,3 +802,13 @@ def test_forward_over_reverse(name: str) -> None:
             return g.tolist() + hvp.tolist()
 
     np.testing.assert_allclose(scenario(torchpy), scenario(torch), rtol=1e-10, atol=1e-12)
+
+
+def test_view_made_before_its_base_got_a_tangent() -> None:
+    def fn(L: Any, y: Any) -> Any:
+        base = L.zeros(3, dtype=L.float64)
+        early = base[:2]
+        base.copy_(y)
+        return early, early * 2, base[1:], L.autograd.forward_ad.unpack_dual(base).primal
+
+    check_jvp(fn, rand(3))

@@ -89,6 +89,7 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
         return UnpackedDualTensor(tensor, None)
     with forward_grad.suspended():
         primal = tensor.view(tuple(tensor._shape))
+    forward_grad.mark_primal(primal)
     return UnpackedDualTensor(primal, tangent)
 
 

@@ -64,20 +64,51 @@ def exit_level(level: int) -> None:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
                            "This is not supported.")
     for t in list(state.tracked):
-        grads = t._autograd_meta.fw_grads if t._autograd_meta is not None else None
-        if grads:
-            grads.pop(level, None)
+        meta = t._autograd_meta
+        if meta is not None and meta.fw_grads is not None:
+            meta.fw_grads.pop(level, None)
+            if not meta.fw_grads:
+                meta.fw_grads = None
     state.tracked = weakref.WeakSet()
     state.level = -1
     state.refresh()
 
 
 def get_tangent(t: Any, level: int | None = None) -> Tensor | None:
-    """t's tangent at `level` (default: the live one), or None."""
+    """t's tangent at `level` (default: the live one), or None.
+
+    A view made before its base got a tangent gets, as in PyTorch, the same view of the
+    base's tangent (made on first use). unpack_dual's primal is marked (an empty dict)
+    so that it never does."""
     meta = getattr(t, "_autograd_meta", None)
-    if meta is None or not meta.fw_grads:
+    level = state.level if level is None else level
+    if meta is not None and meta.fw_grads is not None:
+        return meta.fw_grads.get(level)
+    base = getattr(t, "_base", None)
+    if base is None or base._autograd_meta is None or not base._autograd_meta.fw_grads:
         return None
-    return meta.fw_grads.get(state.level if level is None else level)
+    base_tangent = base._autograd_meta.fw_grads.get(level)
+    if base_tangent is None or base_tangent._dtype is not t._dtype:
+        return None
+    return _view_of_base_tangent(t, base, base_tangent, level)
+
+
+def _view_of_base_tangent(t: Tensor, base: Tensor, base_tangent: Tensor, level: int) -> Tensor:
+    previous = state.active
+    state.active = False
+    try:
+        offset = t.storage_offset() - base.storage_offset() + base_tangent.storage_offset()
+        tangent = base_tangent.as_strided(tuple(t._shape), tuple(t.stride()), offset)
+    finally:
+        state.active = previous
+    set_tangent(t, tangent, level)
+    return tangent
+
+
+def mark_primal(t: Tensor) -> None:
+    """t has no tangent and does not take one from its base (unpack_dual's primal)."""
+    autograd_meta(t).fw_grads = {}
+    state.tracked.add(t)
 
 
 def copy_tangents(source: Tensor, target: Tensor) -> None:
@@ -140,7 +171,4 @@ def tangent_for_update(t: Tensor) -> Tensor:
     if base_tangent is None:
         base_tangent = _zeros_like_layout(base)
         set_tangent(base, base_tangent)
-    offset = t.storage_offset() - base.storage_offset() + base_tangent.storage_offset()
-    tangent = base_tangent.as_strided(tuple(t._shape), tuple(t.stride()), offset)
-    set_tangent(t, tangent)
-    return tangent
+    return _view_of_base_tangent(t, base, base_tangent, state.level)
