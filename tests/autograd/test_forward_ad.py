@@ -720,9 +720,7 @@ def test_forward_ad_ignores_grad_mode() -> None:
 
 def test_func_jvp() -> None:
     def scenario(lib: Any) -> list:
-        from importlib import import_module
-
-        jvp = import_module(lib.__name__ + ".func").jvp
+        jvp = lib.func.jvp
         x = lib.tensor([1.0, 2.0], dtype=lib.float64)
         t = lib.tensor([1.0, 0.5], dtype=lib.float64)
 
