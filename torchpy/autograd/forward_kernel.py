@@ -84,8 +84,10 @@ def forward_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
                 tangent_for_update(target).copy_(_fit(new, target))
             return result
         for out, tangent in zip(outputs, out_tangents):
-            if tangent is not None and _differentiable(out):
-                set_tangent(out, _fit(tangent, out))
+            if _differentiable(out):
+                # an input had a tangent: every differentiable output gets one (zeros where the
+                # formula gave none, as PyTorch's zero-tangent inputs give)
+                set_tangent(out, _fit(tangent, out) if tangent is not None else _zeros_tangent(out))
         _tangents_to_saved_outputs(outputs)
         return result
 
@@ -101,6 +103,12 @@ def _tangents_to_saved_outputs(outputs: tuple) -> None:
     for value in saved.values():
         if isinstance(value, SavedTensor) and value.output_nr >= 0 and value.tensor is not None:
             copy_tangents(outputs[value.output_nr], value.tensor)
+
+
+def _zeros_tangent(out: Tensor) -> Tensor:
+    import torchpy
+
+    return torchpy.zeros_like(out)
 
 
 def _has_any(tangent: Any) -> bool:
