@@ -41,5 +41,6 @@ from . import autograd  # noqa: E402  (registers the Autograd kernel)
 from .autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )
+from . import func  # noqa: E402,F401  (torch.func.jvp)
 
 __version__ = "0.0.1"

@@ -285,6 +285,7 @@ def format_tensor(
     grad_fn_name: str | None = None,
     prefix: str = "tensor(",
     tensor_contents: str | None = None,
+    tangent: str | None = None,
 ) -> str:
     """repr() of a tensor, as torch prints it.
 
@@ -299,6 +300,7 @@ def format_tensor(
     grad_fn_name: the grad_fn class name; shown instead of requires_grad.
     prefix: "tensor(" for plain tensors, "<SubclassName>(" for subclasses.
     tensor_contents: replaces the bracketed data (as torch's tensor_contents=).
+    tangent: repr() of a dual tensor's forward-AD tangent, shown last.
     """
     if shape is None:
         if values is None:
@@ -326,6 +328,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _with_suffixes(prefix + body, suffixes, indent, _OPTS.linewidth)
 
 

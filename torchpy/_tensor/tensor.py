@@ -353,6 +353,7 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         grad_fn = self._grad_fn
+        meta = self._autograd_meta
         prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
         return format_tensor(
             self._data,
@@ -365,6 +366,8 @@ class Tensor:
             grad_fn_name=None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1],
             prefix=prefix,
             tensor_contents=tensor_contents,
+            # a dual tensor's tangent (forward AD drops every tangent when its level exits)
+            tangent=None if meta is None or not meta.fw_grads else repr(next(iter(meta.fw_grads.values()))),
         )
 
     __str__ = __repr__

@@ -30,3 +30,5 @@ from .kernel import autograd_kernel  # noqa: F401  (registers the Autograd fallb
 from .tensor_methods import install as _install_tensor_methods
 
 _install_tensor_methods()
+
+from . import forward_ad  # noqa: F401,E402  (after the kernel: forward_kernel imports it)

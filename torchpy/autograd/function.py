@@ -12,6 +12,9 @@ from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
 from . import grad_mode
+from .forward_grad import get_tangent, suspended
+from .forward_grad import state as forward_state
+from .function_jvp import run_jvp
 from .graph import Node, SavedTensor, autograd_meta, gradient_edge
 
 
@@ -55,9 +58,12 @@ class BackwardCFunction(FunctionCtx, Node):
         self.needs_input_grad: tuple[bool, ...] = ()
         self._input_is_tensor: tuple[bool, ...] = ()
         self._output_meta: list = []
+        self._in_jvp = False
 
     @property
     def saved_tensors(self) -> tuple:
+        if self._in_jvp:
+            return tuple(getattr(self, "saved_for_forward", ()))
         if self._saved is None:
             return tuple(self._to_save)
         return tuple(s.unpack() for s in self._saved)
@@ -162,14 +168,19 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx._input_is_tensor = is_tensor
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         separate_setup = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
+        # forward runs without forward AD: a tangent reaches outputs only through jvp
+        tangents = [get_tangent(a) for a in args] if forward_state.active else None
+        with grad_mode.no_grad(), suspended():
             if separate_setup:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args)
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
-        return _wrap_outputs(ctx, args, output, record)
+        wrapped = _wrap_outputs(ctx, args, output, record)
+        if tangents is not None and any(t is not None for t in tangents):
+            run_jvp(cls, ctx, args, tangents, wrapped)
+        return wrapped
 
 
 def _wrap_outputs(ctx: BackwardCFunction, args: tuple, output: Any, record: bool) -> Any:

@@ -22,7 +22,7 @@ _sequence = itertools.count()
 class AutogradMeta:
     """Per-tensor autograd state beyond requires_grad / grad / grad_fn (made on demand)."""
 
-    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks")
+    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks", "fw_grads")
 
     def __init__(self) -> None:
         self.output_nr = 0
@@ -30,6 +30,7 @@ class AutogradMeta:
         self.hooks: list[Callable] = []
         self.retains_grad = False
         self.post_accumulate_hooks: list[Callable] = []
+        self.fw_grads: dict[int, Tensor] | None = None  # forward-mode tangents by dual level
 
 
 def autograd_meta(t: Tensor) -> AutogradMeta:
@@ -258,6 +259,10 @@ class SavedTensor:
             autograd_meta(t).output_nr = self.output_nr
         elif self.output_nr >= 0 and t is not None:
             t = t.detach()  # PyTorch unpacks a saved output as a fresh detached alias
+        if self.output_nr >= 0 and t is not None and self.tensor._autograd_meta is not None:
+            from .forward_grad import copy_tangents  # forward over reverse: the output's tangent too
+
+            copy_tangents(self.tensor, t)
         return t
 
     def release(self) -> None:

@@ -19,6 +19,7 @@ from .._dispatch.keys import DispatchKey
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import FORMULAS
+from .forward_grad import state as _forward_state
 from .graph import SavedTensor, autograd_meta, gradient_edge
 from .node import InputInfo, NotImplementedNode, OpNode
 
@@ -62,6 +63,15 @@ def _any_input_requires_grad(op: Any, args: tuple, kwargs: dict) -> bool:
 
 
 def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    if _forward_state.active:  # a dual level is live: forward_kernel.py (the only cost of forward AD)
+        return _forward_state.kernel(op, ks, args, kwargs)
+    if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
+        return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
+    return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
+
+
+def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+    """autograd_kernel without the forward-AD check (forward_kernel.py runs the op with it)."""
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
         return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
     return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)

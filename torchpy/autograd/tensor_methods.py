@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._tensor.tensor import Tensor
-from . import functional_api
+from . import forward_grad, functional_api
 
 
 def install() -> None:
@@ -12,3 +12,4 @@ def install() -> None:
     Tensor.retain_grad = functional_api.retain_grad
     Tensor.retains_grad = property(functional_api.retains_grad)
     Tensor.register_post_accumulate_grad_hook = functional_api.register_post_accumulate_grad_hook
+    Tensor._fw_grad = forward_grad.fw_grad_method
