@@ -18,7 +18,7 @@ from .derivatives import Derivative
 from .derivatives.forward import ForwardDerivative, forward_for, reduction_dims
 from .forward_grad import copy_tangents, get_tangent, set_tangent, state, suspended, tangent_for_update
 from .graph import SavedTensor
-from .kernel import _argument_values, _differentiable, _flat_inputs, _formula_for, _geometry, reverse_kernel
+from .kernel import _argument_values, _differentiable, _facts_for, _flat_inputs, _geometry, reverse_kernel
 from .node import sum_to_shape
 
 # An op with no derivative at all (torch's "not_implemented" ops: floor_divide, copy, ...). Every op
@@ -49,8 +49,9 @@ def forward_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         raise NotImplementedError(
             f"Trying to use forward AD with {op._entry.name.split('::')[1]}_out that does not support it "
             "because it is an out= function")
-    formula = _formula_for(op)
-    values = _argument_values(schema, args, kwargs)
+    facts = _facts_for(op)
+    formula = facts.formula()
+    values = _argument_values(facts, args, kwargs)
     with suspended():
         if formula is None:
             result = reverse_kernel(op, ks, args, kwargs)
