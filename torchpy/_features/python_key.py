@@ -145,11 +145,10 @@ def register_torch_dispatch_rule(op: Any, cls: type, fn: Any) -> RegistrationHan
 
 
 def _handler(op: Any, owner: Any, cls: type) -> Any:
-    """`owner.__torch_dispatch__`, or the rule registered for (op, cls) bound to `owner`."""
-    if _rules:
-        rule = _rules.get(op, {}).get(cls)
-        if rule is not None:
-            return lambda *a: rule(owner, *a)
+    """The rule registered for (op, cls) bound to `owner`, else `owner.__torch_dispatch__`."""
+    rule = _rules.get(op, {}).get(cls)
+    if rule is not None:
+        return lambda *a: rule(owner, *a)
     return owner.__torch_dispatch__
 
 
@@ -161,13 +160,14 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
         included = tls.local._included if stack else tls.local._included & ~PYTHON_BITS
         try:
-            return _call_below_python(_handler(op, mode, type(mode)), op, tuple(types), handler_args,
-                                      handler_kwargs, included)
+            handler = _handler(op, mode, type(mode)) if _rules else mode.__torch_dispatch__
+            return _call_below_python(handler, op, tuple(types), handler_args, handler_kwargs, included)
         finally:
             stack.append(mode)
     for cls in types:
-        result = _call_below_python(_handler(op, cls, cls), op, tuple(types), handler_args,
-                                    handler_kwargs, tls.local._included)
+        handler = _handler(op, cls, cls) if _rules else cls.__torch_dispatch__
+        result = _call_below_python(handler, op, tuple(types), handler_args, handler_kwargs,
+                                    tls.local._included)
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it

@@ -19,6 +19,7 @@ from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..autograd.kernel import BELOW_AUTOGRAD
+from ..utils._pytree import tree_flatten, tree_unflatten
 
 
 class AutogradInfo(Protocol):
@@ -43,8 +44,8 @@ class _Metadata:
     def __init__(self, keyset: int, kwargs: dict) -> None:
         self.keyset = keyset
         self.kwargs = kwargs
-        self.input_spec: list[int | None] = []
-        self.output_spec: list[int | None] = []
+        self.input_spec: Any = None   # pytree specs, for Tensor[] arguments and returns
+        self.output_spec: Any = None
         self.result_is_tuple = False
 
 
@@ -71,34 +72,22 @@ def fill_defaults(schema: Any, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     return tuple(new_args), new_kwargs
 
 
-def _is_tensor_list(value: Any) -> bool:
-    # torch flattens a list only when every element is a Tensor
-    return isinstance(value, list) and all(isinstance(v, Tensor) for v in value)
+def _not_list_of_tensor(tree: Any) -> bool:
+    """pytree leaves for the inputs and outputs: a list is flattened only if it holds only Tensors."""
+    if isinstance(tree, tuple):
+        return False
+    if isinstance(tree, list):
+        return any(not isinstance(v, Tensor) for v in tree)
+    return True
 
 
-def _flatten(values: tuple) -> tuple[list, list[int | None]]:
-    flat: list = []
-    spec: list[int | None] = []
-    for value in values:
-        if _is_tensor_list(value):
-            spec.append(len(value))
-            flat.extend(value)
-        else:
-            spec.append(None)
-            flat.append(value)
-    return flat, spec
-
-
-def _unflatten(flat: Any, spec: list[int | None]) -> list:
-    out, i = [], 0
-    for n in spec:
-        if n is None:
-            out.append(flat[i])
-            i += 1
-        else:
-            out.append(list(flat[i:i + n]))
-            i += n
-    return out
+def _not_list_of_optional_tensor(tree: Any) -> bool:
+    """pytree leaves for the gradients: a Tensor[] input's gradient list may hold Nones."""
+    if isinstance(tree, tuple):
+        return False
+    if isinstance(tree, list):
+        return any(v is not None and not isinstance(v, Tensor) for v in tree)
+    return True
 
 
 def _any_requires_grad(args: tuple) -> bool:
@@ -129,16 +118,17 @@ def make_autograd_impl(op: Any, info: AutogradInfo) -> Callable:
 
     def forward(ctx: Any, *args: Any) -> Any:
         meta = args[-1]
-        args = args[:-1]
-        if has_lists:
-            args = tuple(_unflatten(args, meta.input_spec))
+        if has_lists:  # the flattened inputs end with the metadata too (see autograd_impl)
+            args = tuple(tree_unflatten(list(args[:-1]), meta.input_spec)[:-1])
+        else:
+            args = args[:-1]
         result = run_below_autograd(op, meta.keyset, args, meta.kwargs)
         if info._setup_context_fn:
             call_setup_context(ctx, args, meta.kwargs, result)
         if not has_lists:
             return result
         meta.result_is_tuple = isinstance(result, tuple)
-        flat, meta.output_spec = _flatten(result if meta.result_is_tuple else (result,))
+        flat, meta.output_spec = tree_flatten(result if meta.result_is_tuple else (result,), _not_list_of_tensor)
         ctx._pt_metadata = meta
         return tuple(flat)
 
@@ -160,12 +150,17 @@ def make_autograd_impl(op: Any, info: AutogradInfo) -> Callable:
             result = user_backward(ctx, grads, ctx.needs_input_grad[:-1])
             return (*result, None) if isinstance(result, tuple) else (result, None)
         meta = ctx._pt_metadata
-        grads = tuple(_unflatten(grads, meta.output_spec))
-        needs = tuple(_unflatten(ctx.needs_input_grad[:-1], meta.input_spec))
+        grads = tree_unflatten(list(grads), meta.output_spec)
+        needs = tree_unflatten(list(ctx.needs_input_grad[:-1]), meta.input_spec)[:-1]
         result = user_backward(ctx, grads, needs)
-        if not isinstance(result, tuple):
-            result = (result,)
-        return (*_flatten_grads(result, meta.input_spec), None)
+        result = (*result, None) if isinstance(result, tuple) else (result, None)
+        flat, spec = tree_flatten(result, _not_list_of_optional_tensor)
+        if spec != meta.input_spec:
+            raise RuntimeError(
+                "Expected the return from backward to be of the same structure as the inputs. "
+                f"Got: {spec} (return from backward), {meta.input_spec} (inputs)"
+            )
+        return (*flat, None)
 
     name = f"GeneratedBackwardFor_{op.namespace}_{op._opname}_{op._overloadname}"
     generated = type(name, (Function,), {"forward": staticmethod(forward), "backward": staticmethod(backward)})
@@ -178,32 +173,10 @@ def make_autograd_impl(op: Any, info: AutogradInfo) -> Callable:
         meta = _Metadata(below, kwargs)
         if not has_lists:
             return generated.apply(*args, meta)
-        flat, meta.input_spec = _flatten(args)
-        flat_result = generated.apply(*flat, meta)
-        result = _unflatten(flat_result, meta.output_spec)
-        return tuple(result) if meta.result_is_tuple else result[0]
+        # As torch: every tensor of a Tensor[] gets its own edge. The metadata is a leaf of
+        # the flattened inputs and, again, the Function's last argument.
+        flat, meta.input_spec = tree_flatten((*args, meta), _not_list_of_tensor)
+        result = tree_unflatten(list(generated.apply(*flat, meta)), meta.output_spec)
+        return result if meta.result_is_tuple else result[0]
 
     return autograd_impl
-
-
-def _describe(spec: list[int | None]) -> str:
-    return "(" + ", ".join("*" if n is None else f"[{', '.join('*' * n)}]" for n in spec) + ")"
-
-
-def _flatten_grads(result: tuple, spec: list[int | None]) -> list:
-    """The user's gradients, one per input (a list for a Tensor[] input), flattened."""
-    flat: list = []
-    got: list[int | None] = []
-    for grad in result:
-        if isinstance(grad, (list, tuple)) and all(g is None or isinstance(g, Tensor) for g in grad):
-            got.append(len(grad))
-            flat.extend(grad)
-        else:
-            got.append(None)
-            flat.append(grad)
-    if got != spec:
-        raise RuntimeError(
-            "Expected the return from backward to be of the same structure as the inputs. "
-            f"Got: {_describe(got)} (return from backward), {_describe(spec)} (inputs)"
-        )
-    return flat
