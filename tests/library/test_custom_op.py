@@ -679,3 +679,72 @@ def test_definition_errors_equal_torch_and_leave_no_op_behind(case):
     assert not _defined(torchpy, ns, "op")
     assert torchpy._C._dispatch_find_schema_or_throw is not None
     assert all(not name.startswith(f"{ns}::") for name in torchpy._C._dispatch_get_all_op_names())
+
+
+def test_kernel_receives_arguments_converted_as_torch_converts_them():
+    def program(t, ns):
+        seen = []
+
+        @t.library.custom_op(f"{ns}::f", mutates_args=())
+        def f(x: t.Tensor, s: list[int], num: t.types.Number, d: t.dtype = t.float32,
+              dev: t.device = t.device("cpu"), o: Optional[t.Tensor] = None, fl: float = 2.0,
+              ls: Optional[list[float]] = None) -> t.Tensor:
+            seen.append((type(s).__name__, s, type(num).__name__, num, str(d), type(dev).__name__,
+                         str(dev), o is None, type(fl).__name__, fl, ls))
+            return x.to(d) * num
+
+        x = t.ones(2)
+        results = [f(x, (1, 2), 2), f(x, [3], 2.5, t.float64), f(x, [], True, d=t.float32, dev="cpu"),
+                   f(x, [1], 1, fl=3, ls=[1, 2.5]), f(x, t.Size([4]), 1, fl=True)]
+        return results, seen
+
+    ours, theirs = run_both(program, "conversions")
+    assert_same(ours, theirs)
+
+
+def test_saved_tensors_are_version_checked_and_freed_as_torch():
+    def program(t, ns, modify):
+        @t.library.custom_op(f"{ns}::sq", mutates_args=())
+        def sq(x: t.Tensor) -> t.Tensor:
+            return x * x
+
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0], output)
+
+        def backward(ctx, grad):
+            x, _ = ctx.saved_tensors
+            return 2 * grad * x
+
+        sq.register_autograd(backward, setup_context=setup_context)
+        x = t.tensor([1.0, 2.0], requires_grad=True) * 1
+        y = sq(x)
+        if modify:
+            x.add_(1)
+        y.sum().backward()
+        y.sum().backward()
+
+    both_raise(lambda t, ns: program(t, ns, True), "saved_modified")
+    both_raise(lambda t, ns: program(t, ns, False), "saved_freed")
+
+
+def test_double_backward_through_a_differentiable_backward():
+    def program(t, ns):
+        @t.library.custom_op(f"{ns}::cube", mutates_args=())
+        def cube(x: t.Tensor) -> t.Tensor:
+            return x * x * x
+
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 3 * grad * x * x
+
+        cube.register_autograd(backward, setup_context=setup_context)
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        (g,) = t.autograd.grad(cube(x).sum(), x, create_graph=True)
+        g.sum().backward()
+        return g, x.grad
+
+    ours, theirs = run_both(program, "double_backward")
+    assert_same(ours, theirs)
