@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Union
 
 from ._tensor.device import device as _device
-from ._tensor.dtype import dtype as _dtype
+from ._tensor.dtype import dtype as _dtype  # noqa: F401  (torch.types._dtype)
 from ._tensor.tensor import Size, Tensor
 
 __all__ = ["Number", "Device"]

@@ -90,7 +90,7 @@ def _sig_no_tensors(t):
 
 
 def _sig_string_annotations(t):
-    def f(x: "Tensor", y: "list[Tensor]", z: "Optional[Tensor]") -> "Tensor":
+    def f(x: "Tensor", y: "list[Tensor]", z: "Optional[Tensor]") -> "Tensor":  # noqa: F821
         ...
     f.__globals__["Tensor"] = t.Tensor  # what `from torch import Tensor` at module scope gives
     return f

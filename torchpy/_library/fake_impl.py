@@ -14,6 +14,7 @@ import functools
 from typing import Any, Callable, Iterator
 
 from .._dispatch.dispatcher import RegistrationHandle, dispatcher
+from .._dispatch.keys import DispatchKey
 
 
 def _no_ctx() -> None:
@@ -71,8 +72,6 @@ class FakeImplHolder:
             )
         entry = dispatcher.find(self.qualname)
         kernels = entry.kernels if entry is not None else {}
-        from .._dispatch.keys import DispatchKey
-
         if DispatchKey.Meta in kernels:
             raise RuntimeError(
                 f"register_fake(...): the operator {self.qualname} already has a DispatchKey::Meta "
