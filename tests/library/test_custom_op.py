@@ -748,3 +748,18 @@ def test_double_backward_through_a_differentiable_backward():
 
     ours, theirs = run_both(program, "double_backward")
     assert_same(ours, theirs)
+
+
+def test_mutating_op_on_a_leaf_that_requires_grad_and_on_meta():
+    def program(t, ns):
+        @t.library.custom_op(f"{ns}::bump", mutates_args={"x"})
+        def bump(x: t.Tensor, y: t.Tensor) -> None:
+            x.add_(y)
+
+        x = t.zeros(2, requires_grad=True)
+        y = t.ones(2, requires_grad=True)
+        meta = t.zeros(2, device="meta")
+        return bump(x, y), x, x._version, x.grad_fn is None, bump(meta, meta), meta._version
+
+    ours, theirs = run_both(program, "leaf_mutation")
+    assert_same(ours, theirs)
