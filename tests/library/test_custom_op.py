@@ -5,6 +5,7 @@ namespace of its own: torch keeps registrations for the whole process) and compa
 schemas, results, gradients, what a TorchDispatchMode sees, version counters and errors.
 """
 
+import re
 import warnings
 from typing import Optional
 
@@ -763,3 +764,26 @@ def test_mutating_op_on_a_leaf_that_requires_grad_and_on_meta():
 
     ours, theirs = run_both(program, "leaf_mutation")
     assert_same(ours, theirs)
+
+
+def test_defining_over_a_library_defined_op_and_bad_schema_strings():
+    ns = fresh_ns("duplicate")
+    messages = []
+    for t in (torch, torchpy):
+        lib = t.library.Library(ns, "FRAGMENT")
+        lib.define("f(Tensor x) -> Tensor")
+
+        def f(x: t.Tensor) -> t.Tensor:
+            return x + 1
+
+        with pytest.raises(RuntimeError) as duplicate:
+            t.library.custom_op(f"{ns}::f", f, mutates_args=())
+        with pytest.raises(RuntimeError) as unparsable:  # torchpy's SchemaParseError is a RuntimeError
+            t.library.custom_op(f"{ns}::g", lambda x: x, mutates_args=(), schema="(Tensor x -> Tensor")
+        # the Library's definition is left as it was
+        assert str(getattr(t.ops, ns).f.default._schema) == f"{ns}::f(Tensor x) -> Tensor"
+        assert not t._C._dispatch_has_kernel_for_dispatch_key(f"{ns}::f", "CompositeExplicitAutograd")
+        lib._destroy()
+        duplicate_message = re.sub(r"registered at \S+", "<where>", str(duplicate.value))
+        messages.append((duplicate_message, str(unparsable.value)))
+    assert messages[1] == messages[0]

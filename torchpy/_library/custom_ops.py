@@ -197,7 +197,7 @@ class CustomOpDef:
 
     def _register_to_dispatcher(self, tags: Sequence[str]) -> None:
         schema_str = self._name + self._schema
-        parsed = parse_schema(f"{self._namespace}::{schema_str}")
+        parsed = parse_schema(schema_str)  # unqualified, so parse errors point where torch's do
         if any(a.kwarg_only and _is_tensor_like(a) for a in parsed.arguments):
             raise NotImplementedError(
                 "custom_op with kwarg-only Tensor args. Please make your tensors not kwarg-only. "
