@@ -18,7 +18,7 @@ from ._library.autograd import Info as _AutogradInfo
 from ._library.autograd import make_autograd_impl as _make_autograd_impl
 from ._library.custom_ops import CustomOpDef, custom_op, is_functional_schema, maybe_get_opdef
 from ._library.infer_schema import infer_schema
-from ._features.python_key import register_torch_dispatch_rule as _register_rule
+from ._features.torch_dispatch_rules import register_torch_dispatch_rule as _register_rule
 
 __all__ = [
     "Library", "define", "fallthrough_kernel", "impl", "register_kernel", "custom_op", "CustomOpDef",

@@ -27,7 +27,7 @@ from typing import Any
 
 from .._dispatch import keys as K
 from .._dispatch import tls
-from .._dispatch.dispatcher import RAW, Kernel, RegistrationHandle, caller_location, dispatcher
+from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
 from .._dispatch.keys import DispatchKey
 from .._tensor.subclassing import _dispatches_in_python
 from .._tensor.tensor import Tensor
@@ -125,33 +125,6 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
         tls.restore(saved)
 
 
-# op -> {class: fn}: torch.library.register_torch_dispatch rules, used instead of the class's
-# own __torch_dispatch__ for that op (fn(mode_or_class, func, types, args, kwargs)).
-_rules: dict[Any, dict[type, Any]] = {}
-
-
-def register_torch_dispatch_rule(op: Any, cls: type, fn: Any) -> RegistrationHandle:
-    rules = _rules.setdefault(op, {})
-    if cls in rules:
-        raise RuntimeError(f"{cls} already has a `__torch_dispatch__` rule registered for {op.name()}")
-    rules[cls] = fn
-
-    def undo() -> None:
-        del rules[cls]
-        if not rules:
-            del _rules[op]
-
-    return RegistrationHandle(undo)
-
-
-def _handler(op: Any, owner: Any, cls: type) -> Any:
-    """The rule registered for (op, cls) bound to `owner`, else `owner.__torch_dispatch__`."""
-    rule = _rules.get(op, {}).get(cls)
-    if rule is not None:
-        return lambda *a: rule(owner, *a)
-    return owner.__torch_dispatch__
-
-
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     types = overloaded_types(args, kwargs)
     handler_args, handler_kwargs = _handler_arguments(args, kwargs)
@@ -160,14 +133,13 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
         included = tls.local._included if stack else tls.local._included & ~PYTHON_BITS
         try:
-            handler = _handler(op, mode, type(mode)) if _rules else mode.__torch_dispatch__
-            return _call_below_python(handler, op, tuple(types), handler_args, handler_kwargs, included)
+            return _call_below_python(mode.__torch_dispatch__, op, tuple(types), handler_args,
+                                      handler_kwargs, included)
         finally:
             stack.append(mode)
     for cls in types:
-        handler = _handler(op, cls, cls) if _rules else cls.__torch_dispatch__
-        result = _call_below_python(handler, op, tuple(types), handler_args, handler_kwargs,
-                                    tls.local._included)
+        result = _call_below_python(cls.__torch_dispatch__, op, tuple(types), handler_args,
+                                    handler_kwargs, tls.local._included)
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it

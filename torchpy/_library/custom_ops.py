@@ -29,7 +29,7 @@ from .._dispatch.keys import DispatchKey
 from .._dispatch.library import Library, dispatch_key_for_device
 from .._dispatch.ops import op_for
 from .._dispatch.schema import parse_schema
-from .._features.python_key import register_torch_dispatch_rule
+from .._features.torch_dispatch_rules import register_torch_dispatch_rule
 from .._tensor.tensor import Tensor
 from . import fake_impl
 from .autograd import make_autograd_impl
