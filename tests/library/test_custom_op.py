@@ -788,3 +788,19 @@ def test_defining_over_a_library_defined_op_and_bad_schema_strings():
         duplicate_message = re.sub(r"registered at \S+", "<where>", str(duplicate.value))
         messages.append((duplicate_message, str(unparsable.value)))
     assert messages[1] == messages[0]
+
+
+def test_get_ctx_outside_a_fake_impl_and_register_fake_without_override():
+    assert torchpy.library.get_ctx() is None and torch.library.get_ctx() is None
+
+    def program(t, ns):
+        lib = t.library.Library(ns, "FRAGMENT")
+        lib.define("f(Tensor x) -> Tensor")
+        try:
+            t.library.register_fake(f"{ns}::f", lambda x: t.empty_like(x), lib=lib)
+            t.library.register_fake(f"{ns}::f", lambda x: t.empty_like(x), lib=lib, allow_override=False)
+        finally:
+            lib._destroy()
+
+    message, _ = both_raise(program, "fake_override")
+    assert message.startswith("register_fake(...): the operator")
