@@ -122,6 +122,13 @@ _after_autograd_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchK
 _after_ADInplaceOrView_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(DispatchKey.ADInplaceOrView))
 
 
+def _dispatch_key_for_device(device_type: str) -> str:
+    """"cpu" -> "CPU": the backend key a device type's kernels go to."""
+    from ._dispatch.library import dispatch_key_for_device
+
+    return dispatch_key_for_device(device_type)
+
+
 def __getattr__(name: str):
     # Names whose modules import torchpy's upper layers, resolved on first use.
     if name == "_DisableTorchDispatch":

@@ -5,7 +5,7 @@ dispatch trace), the Tensor object model on NumPy, and the operator library
 generated from native_functions/*.yaml.
 """
 
-from . import _C, _features, library  # noqa: F401
+from . import _C, _features  # noqa: F401
 from ._dispatch.ops import ops  # noqa: F401
 from ._dispatch.trace import dispatch_trace  # noqa: F401
 from ._tensor.creation import as_tensor, from_numpy, is_tensor, tensor  # noqa: F401
@@ -42,5 +42,6 @@ from .autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )
 from . import func  # noqa: E402,F401  (torch.func.jvp)
+from . import library, types  # noqa: E402,F401  (custom ops need Tensor and autograd.Function)
 
 __version__ = "0.0.1"

@@ -310,14 +310,18 @@ class Dispatcher:
 
         return RegistrationHandle(undo)
 
-    def register_kernel(self, qualified: str, key: DispatchKey, kernel: Kernel) -> RegistrationHandle:
-        """Push `kernel` onto the op's stack at `key` (a runtime or alias key)."""
+    def register_kernel(self, qualified: str, key: DispatchKey, kernel: Kernel, *,
+                        warn_override: bool = True) -> RegistrationHandle:
+        """Push `kernel` onto the op's stack at `key` (a runtime or alias key).
+
+        `warn_override=False` is for deliberate overrides by torchpy itself (a custom op's
+        ADInplaceOrView kernel over the generic one), which must not use up the warning."""
         global _override_warned
         key = DispatchKey(key)
         with self.lock:
             entry = self._entry(qualified)
             stack = entry.kernels.setdefault(key, [])
-            if stack and not _override_warned:
+            if stack and warn_override and not _override_warned:
                 _override_warned = True
                 schema = str(entry.schema) if entry.schema is not None else qualified
                 warnings.warn(

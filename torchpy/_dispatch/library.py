@@ -17,6 +17,7 @@ from .dispatcher import (
     BOXED,
     BOXED_WITH_KEYSET,
     PLAIN,
+    RAW,
     WITH_KEYSET,
     Kernel,
     RegistrationHandle,
@@ -190,6 +191,16 @@ class Library:
             kernel = Kernel(fn, WITH_KEYSET if with_keyset else PLAIN, caller_location())
         self._handles.append(dispatcher.register_kernel(qualified, key, kernel))
 
+    def _impl_raw(self, op_name: str, fn: Callable, dispatch_key: str, *, warn_override: bool = True) -> None:
+        """Register `fn(op, keyset: int, args, kwargs)` (torchpy's RAW convention, no key-set
+        object per call) for torchpy's own Python-level features such as custom ops."""
+        self._check_alive()
+        qualified = self._resolve_op_name(op_name, "impl")
+        kernel = Kernel(fn, RAW, caller_location())
+        handle = dispatcher.register_kernel(qualified, K.parse_key(dispatch_key), kernel,
+                                            warn_override=warn_override)
+        self._handles.append(handle)
+
     def fallback(self, fn: Callable, dispatch_key: str = "", *, with_keyset: bool = False) -> None:
         """Register `fn` as the backend fallback for `dispatch_key` (library namespace "_" only).
 
@@ -239,8 +250,21 @@ def define(qualname: str, schema: str, *, lib: Library | None = None, tags: Iter
     lib.define(name + schema, tags=tags)
 
 
-_DEVICE_TYPE_KEYS = {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta", "mps": "MPS", "xpu": "XPU",
+_DEVICE_TYPE_KEYS = {"cpu": "CPU", "cuda": "CUDA", "ipu": "IPU", "xpu": "XPU", "hip": "HIP", "ve": "VE",
+                     "fpga": "FPGA", "maia": "MAIA", "xla": "XLA", "lazy": "Lazy", "vulkan": "Vulkan",
+                     "mps": "MPS", "meta": "Meta", "hpu": "HPU", "mtia": "MTIA",
                      "privateuseone": "PrivateUse1"}
+_DEVICE_TYPES_TEXT = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                      "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
+
+
+def dispatch_key_for_device(device_type: str) -> str:
+    """The backend key name of a device type ("cpu" -> "CPU"), as torch._C._dispatch_key_for_device."""
+    key = _DEVICE_TYPE_KEYS.get(device_type)
+    if key is None:
+        raise RuntimeError(f"Expected one of {_DEVICE_TYPES_TEXT} device type at start of device string: "
+                           f"{device_type}")
+    return key
 
 
 def _keys_for_types(types: str | Sequence[str] | None) -> list[str]:

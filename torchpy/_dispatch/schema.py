@@ -605,6 +605,16 @@ _NAMED_DEFAULTS = {
     "float": 6,  # ScalarType::Float
     "complex": 9,  # ScalarType::ComplexFloat
     "long": 4,  # ScalarType::Long
+    # dtype names (torch.float32 -> "float32"), as infer_schema writes dtype defaults
+    "uint8": 0, "int8": 1, "int16": 2, "short": 2, "int32": 3, "int": 3, "int64": 4,
+    "float16": 5, "half": 5, "float32": 6, "float64": 7, "double": 7, "complex32": 8, "chalf": 8,
+    "complex64": 9, "cfloat": 9, "complex128": 10, "cdouble": 10, "bool": 11, "qint8": 12,
+    "quint8": 13, "qint32": 14, "bfloat16": 15, "quint4x2": 16, "quint2x4": 17, "bits1x8": 18,
+    "bits2x4": 19, "bits4x2": 20, "bits8": 21, "bits16": 22, "float8_e5m2": 23,
+    "float8_e4m3fn": 24, "float8_e5m2fnuz": 25, "float8_e4m3fnuz": 26, "uint16": 27, "uint32": 28,
+    "uint64": 29, "uint1": 30, "bit": 30, "uint2": 31, "uint3": 32, "uint4": 33, "uint5": 34,
+    "uint6": 35, "uint7": 36, "int1": 37, "int2": 38, "int3": 39, "int4": 40, "int5": 41,
+    "int6": 42, "int7": 43, "float8_e8m0fnu": 44, "float4_e2m1fn_x2": 45,
     "strided": 0,  # Layout::Strided
     "Mean": 1,  # Reduction::Mean
     "contiguous_format": 0,  # MemoryFormat::Contiguous

@@ -27,6 +27,12 @@ from .dtype import dtype
 from .printing import format_tensor
 
 
+def grad_mode_enabled() -> bool:
+    """Whether grad mode is on; torchpy.autograd (a layer above) replaces this at import.
+    numpy() refuses a tensor that requires grad only while grad mode is on, as torch does."""
+    return True
+
+
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as torch.Size([2, 3])."""
 
@@ -327,7 +333,7 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and grad_mode_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )

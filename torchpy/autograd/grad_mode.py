@@ -16,6 +16,7 @@ from typing import Any, Callable
 from .._dispatch import keys as K
 from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
+from .._tensor import tensor as _tensor_module
 
 
 class _GradState(threading.local):
@@ -24,6 +25,7 @@ class _GradState(threading.local):
 
 
 state = _GradState()
+_tensor_module.grad_mode_enabled = lambda: state.enabled  # Tensor.numpy() asks
 
 _INFERENCE_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
