@@ -21,7 +21,13 @@ def _as_tuple(x: Any) -> tuple:
 
 
 def _ones_like() -> OpOverload:
-    return op_for("aten::ones_like")
+    global _ONES_LIKE
+    if _ONES_LIKE is None:
+        _ONES_LIKE = op_for("aten::ones_like")
+    return _ONES_LIKE
+
+
+_ONES_LIKE: OpOverload | None = None
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]:
