@@ -15,6 +15,7 @@ import threading
 from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
+from .anomaly_mode import record_creation, state as _anomaly_state
 
 _sequence = itertools.count()
 
@@ -71,6 +72,8 @@ class Node:
         self._retain_grad_hooks: dict[int, Callable] = {}
         self.metadata: dict = {}
         self._num_outputs = 1
+        if _anomaly_state.enabled:  # the forward call's stack, for backward's error reports
+            record_creation(self)
 
     # What users see -------------------------------------------------------------------------
 
