@@ -56,7 +56,9 @@ def _check_same_dtype_and_shape(a: Tensor, b: Tensor, eps: float, idx: tuple | N
 
 
 def _run(fn: Callable, inputs: tuple) -> tuple:
-    return tuple(o for o in as_tuple(fn(*inputs)))
+    """fn's outputs, with each tensor's values copied at once (an output may be a view of the
+    input about to be perturbed again)."""
+    return tuple((o, np.array(array(o))) if isinstance(o, Tensor) else (o, None) for o in as_tuple(fn(*inputs)))
 
 
 def _difference(fn: Callable, inputs: tuple, target: np.ndarray, where: Any, delta: Any, eps: float,
@@ -69,12 +71,12 @@ def _difference(fn: Callable, inputs: tuple, target: np.ndarray, where: Any, del
     after = _run(fn, inputs)
     target[where] = orig
     columns: list[np.ndarray | None] = []
-    for a, b in zip(before, after):
+    for (a, a_values), (b, b_values) in zip(before, after):
         if not isinstance(a, Tensor):
             columns.append(None)
             continue
         _check_same_dtype_and_shape(a, b, eps, idx)
-        low, high = output_part(np.array(array(a)), part), output_part(np.array(array(b)), part)
+        low, high = output_part(a_values, part), output_part(b_values, part)
         columns.append(((high - low) / (2 * norm)).reshape(-1))
     return columns
 
