@@ -252,4 +252,5 @@ GRADGRAD = [
     "where.self", "masked_fill.Tensor", "mm", "addmm", "bmm", "mv", "sum.dim_IntList", "mean.dim", "prod.dim_int",
     "var.correction", "std.correction", "logsumexp", "_softmax", "_log_softmax", "linalg_vector_norm", "cumsum",
     "cumprod", "gather", "index_select", "cat", "stack", "transpose.int", "expand", "max.dim", "abs",
+    "pow_.Scalar", "pow_.Tensor",  # in-place: double backward reaches self through its saved copy
 ]
