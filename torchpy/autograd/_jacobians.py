@@ -76,6 +76,11 @@ def _difference(fn: Callable, inputs: tuple, target: np.ndarray, where: Any, del
             columns.append(None)
             continue
         _check_same_dtype_and_shape(a, b, eps, idx)
+        if a_values.dtype == np.bool_:  # PyTorch subtracts every output: bool - bool is its error
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                "`logical_xor()` operator instead."
+            )
         low, high = output_part(a_values, part), output_part(b_values, part)
         columns.append(((high - low) / (2 * norm)).reshape(-1))
     return columns
