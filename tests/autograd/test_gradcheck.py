@@ -294,6 +294,22 @@ def test_complex_mismatch_names_the_part():
     assert result[1].startswith("While considering the imaginary part of complex outputs only, Jacobian mismatch")
 
 
+def test_input_restored_when_func_raises():
+    # torch leaves the perturbed value behind here; torchpy restores it (no state left behind).
+    calls = []
+
+    def fails_on_second_call(a):
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("func failed")
+        return a * 2
+
+    x = leaf(torchpy, Y)
+    with pytest.raises(ValueError, match="func failed"):
+        torchpy.autograd.gradcheck(fails_on_second_call, (x,))
+    assert x.tolist() == Y.tolist()
+
+
 def test_inputs_are_left_as_they_were():
     for t in (torch, torchpy):
         x = leaf(t, X)

@@ -65,11 +65,13 @@ def _difference(fn: Callable, inputs: tuple, target: np.ndarray, where: Any, del
                 norm: float, idx: tuple | None, part: str | None) -> list[np.ndarray | None]:
     """(f(x + delta) - f(x - delta)) / (2 * norm) per output, flattened; None for non-tensors."""
     orig = target[where].copy()
-    target[where] = orig - delta
-    before = _run(fn, inputs)
-    target[where] = orig + delta
-    after = _run(fn, inputs)
-    target[where] = orig
+    try:
+        target[where] = orig - delta
+        before = _run(fn, inputs)
+        target[where] = orig + delta
+        after = _run(fn, inputs)
+    finally:  # the input is the caller's tensor: restored even if fn raises
+        target[where] = orig
     columns: list[np.ndarray | None] = []
     for (a, a_values), (b, b_values) in zip(before, after):
         if not isinstance(a, Tensor):
