@@ -86,12 +86,13 @@ def _format(values: np.ndarray | float | complex) -> str:
 
 
 def _mismatch(analytical: np.ndarray | float, numerical: np.ndarray | float, output_idx: int, input_idx: int,
-              part: str | None, complex_output: bool) -> str:
+              part: str | None, complex_output: bool, forward: bool = False) -> str:
     prefix = ""
     if complex_output:
         prefix = f"While considering the {'imaginary' if part == 'imag' else 'real'} part of complex outputs only, "
+    mode = "computed with forward mode " if forward else ""
     return (
-        f"{prefix}Jacobian mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
+        f"{prefix}Jacobian {mode}mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
         f"numerical:{_format(numerical)}\nanalytical:{_format(analytical)}\n"
     )
 
@@ -240,9 +241,15 @@ def _fast_check(func: Callable, inputs: tuple, func_out: tuple, outputs: tuple, 
 
 
 def _slow_mode_report(func: Callable, inputs: tuple, func_out: tuple, outputs: tuple, input_idx: int,
-                      output_idx: int, rtol: float, atol: float, eps: float, part: str | None) -> str:
+                      output_idx: int, rtol: float, atol: float, eps: float, part: str | None,
+                      forward: bool = False) -> str:
     numerical = numerical_jacobians(func, inputs, func_out, eps, part)[input_idx][output_idx]
-    analytical = analytical_jacobian(_diff_inputs(inputs), outputs[output_idx], part)[0][input_idx]
+    if forward:
+        from ._gradcheck_forward import forward_jacobians
+
+        analytical = forward_jacobians(func, inputs, func_out, False, GradcheckError)[input_idx][output_idx]
+    else:
+        analytical = analytical_jacobian(_diff_inputs(inputs), outputs[output_idx], part)[0][input_idx]
     max_diff = np.abs(numerical - analytical).max().item()
     report = (
         "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
@@ -359,10 +366,40 @@ def _forward_ad_unavailable() -> NotImplementedError | None:
             "gradcheck(check_forward_ad=True) needs forward-mode AD (torchpy.autograd.forward_ad), "
             "which is not available in this build of torchpy"
         )
-    return NotImplementedError(
-        "gradcheck(check_forward_ad=True): comparing forward-mode AD (torchpy.autograd.forward_ad) "
-        "with finite differences is not implemented in torchpy's gradcheck yet"
-    )
+    return None
+
+
+def _forward_check(func: Callable, inputs: tuple, func_out: tuple, outputs: tuple, eps: float, rtol: float,
+                   atol: float, check_grad_dtypes: bool, fast_mode: bool) -> None:
+    """Forward-mode Jacobians (or J u in fast mode) against finite differences."""
+    from ._gradcheck_forward import forward_jacobians, forward_jvps
+
+    float_outs = [o for o in func_out if is_float_or_complex(o)]
+    if fast_mode:
+        from .._aten.kernels.random import Generator
+
+        generator = Generator()
+        indices = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x._requires_grad]
+        all_u = [random_unit_vector(inputs[k], generator, real=True) for k in indices]
+        analytical = forward_jvps(func, inputs, func_out, all_u, check_grad_dtypes, GradcheckError)
+        for k, (index, u) in enumerate(zip(indices, all_u)):
+            numerical = numerical_jvp(func, inputs, func_out, index, u, eps)
+            for m, (a, n) in enumerate(zip(analytical[k], numerical)):
+                if not _allclose(a, n, rtol, _adjusted_atol(atol, u, np.ones(1))):
+                    raise GradcheckError(
+                        _mismatch(a, n, m, k, None, False, forward=True)
+                        + _slow_mode_report(func, inputs, func_out, outputs, k, m, rtol, atol, eps, None,
+                                            forward=True)
+                    )
+        return
+    numerical = numerical_jacobians(func, inputs, func_out, eps)
+    analytical = forward_jacobians(func, inputs, func_out, check_grad_dtypes, GradcheckError)
+    positions = [m for m, o in enumerate(float_outs) if o.requires_grad]
+    for i, m in enumerate(positions):
+        for j in range(len(numerical)):
+            a, n = analytical[j][m], numerical[j][m]
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(_mismatch(a, n, i, j, None, False, forward=True))
 
 
 def _vmap_unavailable(what: str) -> NotImplementedError:
@@ -399,13 +436,15 @@ def gradcheck(
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     # Refused before any work: what torchpy cannot check yet is an error, never a silent pass.
-    if check_forward_ad:
+    if check_forward_ad and _forward_ad_unavailable() is not None:
         raise _forward_ad_unavailable()
-    if check_batched_grad:
-        raise _vmap_unavailable("check_batched_grad")
+    for flag, name in ((check_batched_grad, "check_batched_grad"),
+                       (check_batched_forward_grad, "check_batched_forward_grad")):
+        if flag:
+            raise _vmap_unavailable(name)
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                          check_grad_dtypes, fast_mode, bool(masked))
+                          check_grad_dtypes, fast_mode, bool(masked), check_forward_ad, check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -413,20 +452,37 @@ def gradcheck(
 
 
 def _gradcheck(func: Callable, inputs: Any, eps: float, atol: float, rtol: float, nondet_tol: float,
-               check_undefined_grad: bool, check_grad_dtypes: bool, fast_mode: bool, masked: bool) -> bool:
+               check_undefined_grad: bool, check_grad_dtypes: bool, fast_mode: bool, masked: bool,
+               check_forward_ad: bool, check_backward_ad: bool) -> bool:
     tupled = as_tuple(inputs)
     _check_inputs(tupled)
     func_out = as_tuple(func(*tupled))
     outputs = _differentiable_outputs(func_out)
     # Fast mode's projections are real; complex functions take the slow path.
     complex_case = any(isinstance(x, Tensor) and x.is_complex() for x in (*tupled, *func_out))
-    check = _fast_check if fast_mode and not complex_case else _slow_check
-    if any(o.is_complex() for o in func_out if isinstance(o, Tensor)):
-        # Complex outputs: the imaginary parts, then the real parts, each as a real function.
-        check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, "imag")
-        check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, "real")
-    else:
-        check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, None)
+    if check_backward_ad:
+        check = _fast_check if fast_mode and not complex_case else _slow_check
+        if any(o.is_complex() for o in func_out if isinstance(o, Tensor)):
+            # Complex outputs: the imaginary parts, then the real parts, each as a real function.
+            check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, "imag")
+            check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, "real")
+        else:
+            check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol, None)
+    if check_forward_ad:
+        if any(isinstance(x, Tensor) and x._requires_grad and x.is_complex() for x in tupled):
+            raise NotImplementedError("gradcheck(check_forward_ad=True) with complex inputs is not implemented "
+                                      "in torchpy yet")
+        _forward_check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes,
+                       fast_mode and not complex_case)
+        if check_undefined_grad:
+            from .._aten.kernels.random import Generator
+            from ._gradcheck_forward import undefined_forward_check
+
+            generator = Generator()
+            all_u = [random_unit_vector(x, generator, real=True) for x in _diff_inputs(tupled)]
+            undefined_forward_check(func, tupled, all_u, GradcheckError)
+    if not check_backward_ad:
+        return True
     _test_backward_mul_by_grad_output(outputs, tupled, masked)
     if check_undefined_grad:
         _test_undefined_backward_mode(func, outputs, tupled)
