@@ -160,10 +160,9 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         return _run_below(op, ks, args, kwargs)
     to_save = values
     if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
-        # The formula needs self as it was before the op overwrote it. The copy keeps self's
-        # history (CloneBackward0), so double backward reaches self through it.
+        # The formula needs self as it was before the op overwrote it.
         to_save = dict(values)
-        to_save["self"] = values["self"].clone()
+        to_save["self"] = values["self"].clone()  # recorded: double backward reaches self through it
     if formula is not None:
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
         inputs = _flat_inputs(values, formula.inputs)
