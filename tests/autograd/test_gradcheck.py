@@ -219,35 +219,53 @@ def test_mismatch_message_format():
                       "analytical:tensor([[0.5000]], dtype=torch.float64)\n")
 
 
+def detached_square(t: Any) -> Any:
+    """x * x with a right first derivative whose backward is not differentiable in x."""
+
+    class DetachedSquare(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x.detach()
+
+    return DetachedSquare.apply
+
+
 def test_gradgradcheck_wrong_second_derivative():
     def scenario(t):
-        class DetachedSquare(t.autograd.Function):  # right first derivative, backward not differentiable in x
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, g):
-                (x,) = ctx.saved_tensors
-                return g * 2 * x.detach()
-
-        assert t.autograd.gradcheck(DetachedSquare.apply, (leaf(t, Y),))
-        return t.autograd.gradgradcheck(DetachedSquare.apply, (leaf(t, Y),), (leaf(t, [0.5, -1.0, 2.0]),))
+        assert t.autograd.gradcheck(detached_square(t), (leaf(t, Y),))
+        return t.autograd.gradgradcheck(detached_square(t), (leaf(t, Y),), (leaf(t, [0.5, -1.0, 2.0]),))
 
     result, _ = same_as_torch(scenario)
     assert result[0] == "GradcheckError" and result[1].startswith("Jacobian mismatch for output 0 with respect to input 0")
 
 
-def test_gradgradcheck_random_grad_outputs_follow_the_seed():
-    # Default grad_outputs are drawn as torch.testing.make_tensor draws them (uniform [-1, 1)).
+@pytest.mark.parametrize("noncontiguous", [False, True])
+def test_gradgradcheck_random_grad_outputs_follow_the_seed(noncontiguous):
+    # Default grad_outputs are drawn as torch.testing.make_tensor draws them (uniform [-1, 1); a
+    # non-contiguous one is every second element of a wider tensor): the mismatch message prints
+    # the numerical d(first derivative)/dx = 2 * grad_output, so it shows the draws.
     def scenario(t):
         t.manual_seed(3)
-        return t.autograd.gradgradcheck(square(t, 2.0), (leaf(t, Y),), raise_exception=True, atol=0.0, rtol=0.0,
-                                        eps=1e-1)
+        return t.autograd.gradgradcheck(detached_square(t), (leaf(t, X),), gen_non_contig_grad_outputs=noncontiguous)
 
     result, _ = same_as_torch(scenario)
     assert result[0] == "GradcheckError"
+
+
+def test_gradgradcheck_complex_grad_outputs_follow_the_seed():
+    def scenario(t):
+        t.manual_seed(4)
+        return t.autograd.gradgradcheck(lambda a: a * 2.5, (leaf(t, [1 + 2j, -0.5 + 0.25j], "complex128"),),
+                                        gen_non_contig_grad_outputs=True)
+
+    result, _ = same_as_torch(scenario)
+    assert result == ("returned", True)
 
 
 def test_low_precision_input_warns():

@@ -490,22 +490,24 @@ def _gradcheck(func: Callable, inputs: Any, eps: float, atol: float, rtol: float
 
 
 def _make_grad_output(t: Tensor, noncontiguous: bool) -> Tensor:
-    """Uniform in [-1, 1), as torch.testing.make_tensor draws it; optionally a strided view."""
-    from .. import empty, float64
+    """torch.testing.make_tensor(low=-1, high=1)'s draw: uniform_ over the tensor (over its real
+    view if complex); non-contiguous ones are every second element of a twice-as-wide last dim."""
+    from .. import complex64, empty, float32, float64
 
     dtype = t._dtype if is_float_or_complex(t) else float64
     shape = tuple(t._shape)
-    if noncontiguous and t.numel() > 1:
-        base = empty(shape[:-1] + (2 * shape[-1],), dtype=dtype)
-        result = base[..., ::2]
-    else:
+    noncontiguous = noncontiguous and t.numel() > 1
+    if noncontiguous:
+        shape = shape[:-1] + (2 * shape[-1],)
+    if dtype.is_complex:
+        real = empty(shape + (2,), dtype=float32 if dtype is complex64 else float64).uniform_(-1, 1)
+        pairs = array(real)
         result = empty(shape, dtype=dtype)
-    values = array(result)
-    if values.dtype.kind == "c":
-        values.real = np.random.default_rng().uniform(-1, 1, values.shape)
-        values.imag = np.random.default_rng().uniform(-1, 1, values.shape)
+        array(result)[...] = pairs[..., 0] + 1j * pairs[..., 1]
     else:
-        result.uniform_(-1, 1)
+        result = empty(shape, dtype=dtype).uniform_(-1, 1)
+    if noncontiguous:
+        result = result[..., 1::2]  # offset by one, as torch's, to catch offset mistakes
     return result.requires_grad_()
 
 
