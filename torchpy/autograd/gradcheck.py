@@ -11,7 +11,7 @@ with zero grad_outputs must give zeros, and backward must accept undefined
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
