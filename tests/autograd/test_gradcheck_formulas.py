@@ -20,11 +20,16 @@ from torchpy.autograd.gradcheck import GradcheckError
 DIFFERENTIABLE = sorted(op for op, f in FORMULAS.items() if f.backward is not None)
 
 
-def _inputs(lib: Any, values: tuple) -> tuple:
+def _inputs(lib: Any, values: tuple, strided: bool = False) -> tuple:
+    """Leaves from the case's values; with `strided`, inputs of 2+ dims are transposed views."""
     made = []
     for v in values:
         if isinstance(v, Const):
             made.append(lib.tensor(np.asarray(v.values), dtype=getattr(lib, v.dtype) if v.dtype else None))
+        elif strided and np.ndim(v) >= 2:
+            dims = tuple(reversed(range(np.ndim(v))))
+            base = lib.tensor(np.ascontiguousarray(np.transpose(v)), dtype=lib.float64)
+            made.append(base.permute(*dims).detach().requires_grad_(True))
         else:
             made.append(lib.tensor(np.asarray(v), dtype=lib.float64, requires_grad=True))
     return tuple(made)
@@ -76,6 +81,20 @@ def test_gradcheck(op, index, fn, inputs):
         return
     assert torch.autograd.gradcheck(_bound(torch, fn), _inputs(torch, inputs))  # the case is fair
     assert torchpy.autograd.gradcheck(_bound(torchpy, fn), args)
+
+
+# Non-contiguous leaves (fast mode, to keep it cheap); a view needs contiguous input, as in torch.
+STRIDED = [(op, i, fn, inputs) for op, i, fn, inputs in ALL
+           if any(not isinstance(v, Const) and np.ndim(v) >= 2 for v in inputs)
+           and op not in ZERO_BY_DEFINITION and op not in ("aten::view", "aten::_unsafe_view")]
+
+
+@pytest.mark.parametrize("op, index, fn, inputs", STRIDED, ids=[f"{op[6:]}-{i}" for op, i, _, _ in STRIDED])
+def test_gradcheck_strided_inputs(op, index, fn, inputs):
+    assert torch.autograd.gradcheck(_bound(torch, fn), _inputs(torch, inputs, strided=True), fast_mode=True)
+    args = _inputs(torchpy, inputs, strided=True)
+    assert not args[[i for i, v in enumerate(inputs) if np.ndim(v) >= 2][0]].is_contiguous()
+    assert torchpy.autograd.gradcheck(_bound(torchpy, fn), args, fast_mode=True)
 
 
 GG = [(op, CASES["aten::" + op][0]) for op in GRADGRAD]
