@@ -43,5 +43,8 @@ from .autograd import (  # noqa: E402,F401
 )
 from . import func  # noqa: E402,F401  (torch.func.jvp)
 from . import library, types  # noqa: E402,F401  (custom ops need Tensor and autograd.Function)
+from .autograd.anomaly_mode import (  # noqa: E402,F401
+    is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
+)
 
 __version__ = "0.0.1"

@@ -16,6 +16,8 @@ from .derivatives import (  # noqa: F401  (each module registers its family's fo
     reduction as _reduction_formulas,
     view as _view_formulas,
 )
+from . import anomaly_mode  # noqa: F401
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .functional_api import backward, grad  # noqa: F401
 from .grad_mode import (  # noqa: F401
@@ -26,6 +28,8 @@ from .grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
+from . import gradcheck as _gradcheck_module  # noqa: F401  (the module stays in sys.modules)
+from .gradcheck import gradcheck, gradgradcheck  # noqa: F401,E402  (as in torch, the name is the function)
 from .kernel import autograd_kernel  # noqa: F401  (registers the Autograd fallback)
 from .tensor_methods import install as _install_tensor_methods
 

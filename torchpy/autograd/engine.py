@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from .._tensor.tensor import Tensor
 from . import grad_mode
+from .anomaly_mode import call_node_with_anomaly_checks, state as _anomaly_state
 from .graph import AccumulateGrad, Node, gradient_edge
 
 
@@ -141,7 +142,10 @@ def run_backward(
                         captured[index] = _add(captured[index], grad)
             if not accumulate and isinstance(node, AccumulateGrad):
                 continue
-            outputs = _call_node(node, grads) if node._hooks else node.apply(grads)
+            if _anomaly_state.enabled:
+                outputs = call_node_with_anomaly_checks(_call_node, node, grads)
+            else:
+                outputs = _call_node(node, grads) if node._hooks else node.apply(grads)
             executed.append(node)
             for (next_node, input_nr), grad in zip(node._next_edges, outputs):
                 if next_node is None:

@@ -15,6 +15,7 @@ import threading
 from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
+from .anomaly_mode import record_creation, state as _anomaly_state
 
 _sequence = itertools.count()
 
@@ -75,6 +76,8 @@ class Node:
         self._next_edges = next_edges         # ((node or None, input_nr), ...)
         self._sequence_nr = next(_sequence)   # later nodes run first among the ready ones
         self._num_outputs = 1
+        if _anomaly_state.enabled:  # the forward call's stack, for backward's error reports
+            record_creation(self)
 
     def _hook_list(self, name: str) -> list:
         hooks = self.__dict__.get(name)

@@ -195,8 +195,7 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     if formula is not None and "self" in formula.save and facts.inplace:
         # The formula needs self as it was before the op overwrote it.
         to_save = dict(values)
-        with grad_mode.no_grad():
-            to_save["self"] = values["self"].clone()
+        to_save["self"] = values["self"].clone()  # recorded: double backward reaches self through it
     if formula is not None:
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
         inputs = _flat_inputs(values, formula.inputs)
