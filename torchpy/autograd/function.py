@@ -16,6 +16,7 @@ from .forward_grad import get_tangent, suspended
 from .forward_grad import state as forward_state
 from .function_jvp import run_jvp
 from .graph import Node, SavedTensor, autograd_meta, gradient_edge
+from .node import sum_to_shape
 
 
 class FunctionCtx:
@@ -43,10 +44,21 @@ class FunctionCtx:
         self.materialize_grads = value
 
 
+def _expandable(shape: tuple, target: tuple) -> bool:
+    """Whether `shape` broadcasts to `target`."""
+    if len(shape) > len(target):
+        return False
+    for size, wanted in zip(reversed(shape), reversed(target)):
+        if size != wanted and size != 1:
+            return False
+    return True
+
+
 class BackwardCFunction(FunctionCtx, Node):
     """The node (and ctx) of one Function.apply call."""
 
     _forward_cls: type
+    _input_meta: tuple = ()  # (shape, dtype) of each tensor input, when the graph is recorded
 
     def __init__(self) -> None:
         Node.__init__(self, ())
@@ -107,6 +119,23 @@ class BackwardCFunction(FunctionCtx, Node):
                     )
                 continue
             grads.append(grad)
+        return self._validated(grads)
+
+    def _validated(self, grads: list) -> list:
+        """The engine's check on a user's gradients: each has its input's shape (a gradient the
+        input broadcasts to is summed down) and dtype (cast), else PyTorch's error."""
+        for index, (grad, (shape, dtype)) in enumerate(zip(grads, self._input_meta)):
+            if grad is None or not isinstance(grad, Tensor):
+                continue
+            if grad._shape != shape:
+                if not _expandable(shape, grad._shape):
+                    raise RuntimeError(
+                        f"Function {self._name} returned an invalid gradient at index {index} - got "
+                        f"{list(grad._shape)} but expected shape compatible with {list(shape)}")
+                grad = sum_to_shape(grad, shape)
+            if grad._dtype is not dtype:
+                grad = grad.to(dtype)
+            grads[index] = grad
         return grads
 
     def release_variables(self) -> None:
@@ -187,6 +216,7 @@ def _wrap_outputs(ctx: BackwardCFunction, args: tuple, output: Any, record: bool
     outputs = output if isinstance(output, tuple) else (output,)
     if record:
         ctx._next_edges = tuple(gradient_edge(a) for a in args if isinstance(a, Tensor))
+        ctx._input_meta = tuple((a._shape, a._dtype) for a in args if isinstance(a, Tensor))
     ctx._num_outputs = len(outputs)
     dirty = {id(t) for t in ctx._dirty}
     non_differentiable = {id(t) for t in ctx._non_differentiable}
