@@ -66,8 +66,8 @@ def _single_tensor_sgd(params: list[Tensor], momentum_buffers: list[Tensor | Non
                        momentum: float, lr: float | Tensor, dampening: float, nesterov: bool,
                        maximize: bool) -> None:
     """One step, parameter by parameter, with the aten calls of torch's foreach=False path."""
-    if isinstance(lr, Tensor) and not lr.requires_grad:
-        lr = lr.item()
+    if isinstance(lr, Tensor) and lr.dim() != 0:
+        lr = lr.squeeze()  # a 1-element tensor lr acts as a 0-d one
     for i, param in enumerate(params):
         grad = param.grad if not maximize else -param.grad
         if weight_decay != 0:
@@ -80,7 +80,11 @@ def _single_tensor_sgd(params: list[Tensor], momentum_buffers: list[Tensor | Non
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - dampening)
             grad = grad.add(buf, alpha=momentum) if nesterov else buf
-        if isinstance(lr, Tensor):
+        if isinstance(lr, Tensor) and lr.requires_grad:
             param.addcmul_(grad, lr, value=-1)
+        elif isinstance(lr, Tensor):
+            # torch's argument parser reads a 0-d tensor as the Scalar alpha (neg, then item);
+            # torchpy's does not take tensors for Scalars yet, so the item() is explicit
+            param.add_(grad, alpha=(-lr).item())
         else:
             param.add_(grad, alpha=-lr)
