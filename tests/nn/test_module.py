@@ -369,3 +369,74 @@ def test_module_outputs_match_torch_with_weights_from_torch():
     expected = tm(x)
     actual = pm(torchpy.tensor(x.numpy()))
     torch.testing.assert_close(torch.tensor(actual.tolist()), expected.detach())
+
+
+def test_extra_state_round_trip_and_missing_key():
+    def program(lib):
+        nn = lib.nn
+
+        class WithState(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(1, 1)
+                self.v = 3
+
+            def get_extra_state(self):
+                return {"v": self.v}
+
+            def set_extra_state(self, state):
+                self.v = state["v"]
+
+        src, dst = WithState(), WithState()
+        dst.v = 0
+        sd = src.state_dict()
+        out = [list(sd), sd["_extra_state"], repr(dst.load_state_dict(sd)), dst.v]
+        del sd["_extra_state"]
+        try:
+            dst.load_state_dict(sd)
+        except RuntimeError as e:
+            out.append(str(e))
+        sd["lin._extra_state"] = 1  # a module without extra state does not expect the key
+        out.append(dst.load_state_dict(sd, strict=False))
+        return out
+
+    check(program)
+
+
+def test_load_state_dict_assign_replaces_tensors():
+    def program(lib):
+        m = lib.nn.Linear(2, 2)
+        m.requires_grad_(False)
+        sd = {k: v.clone() + 1 for k, v in m.state_dict().items()}
+        m.load_state_dict(sd, assign=True)
+        return (m.weight is sd["weight"], type(m.weight).__name__, m.weight.requires_grad,
+                [n for n, _ in m.named_parameters()], m.weight)
+
+    check(program)
+
+
+def test_pickle_round_trip():
+    import pickle
+
+    def program(lib):
+        m = _net(lib)
+        again = pickle.loads(pickle.dumps(m))
+        p = pickle.loads(pickle.dumps(lib.nn.Parameter(lib.ones(2), requires_grad=False)))
+        return list(again.state_dict().items()), type(p).__name__, p.requires_grad, repr(again)
+
+    check(program)
+
+
+def test_shared_submodules_and_parameters():
+    def program(lib):
+        nn = lib.nn
+        lin = nn.Linear(2, 2)
+        top = nn.Module()
+        top.a = lin
+        top.b = lin
+        top.tied = lin.weight
+        return ([n for n, _ in top.named_modules()], [n for n, _ in top.named_modules(remove_duplicate=False)],
+                [n for n, _ in top.named_parameters()], [n for n, _ in top.named_parameters(remove_duplicate=False)],
+                list(top.state_dict()), [n for n, _ in top.named_children()])
+
+    check(program)
