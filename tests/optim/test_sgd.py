@@ -208,3 +208,40 @@ def test_a_dispatch_mode_sees_torchs_aten_calls(config):
         return [_aten_calls(lib, opt.step) for _ in range(2)], _aten_calls(lib, lambda: opt.zero_grad())
 
     check(program)
+
+
+def test_step_hooks_order_arguments_and_removal():
+    def program(lib):
+        from importlib import import_module
+
+        optimizer_module = import_module(lib.__name__ + ".optim.optimizer")
+        p = lib.nn.Parameter(lib.ones(2))
+        p.grad = lib.ones(2)
+        opt = lib.optim.SGD([p], lr=0.1)
+        log = []
+        handles = [
+            opt.register_step_pre_hook(lambda o, args, kwargs: log.append(("pre", o is opt, len(args), sorted(kwargs)))),
+            opt.register_step_post_hook(lambda o, args, kwargs: log.append(("post", sorted(kwargs)))),
+            optimizer_module.register_optimizer_step_pre_hook(lambda o, args, kwargs: log.append("global pre")),
+            optimizer_module.register_optimizer_step_post_hook(lambda o, args, kwargs: log.append("global post")),
+        ]
+        try:
+            opt.step(closure=lambda: log.append("closure"))
+        finally:
+            for h in handles:
+                h.remove()
+        opt.step()
+        return log, p
+
+    check(program)
+
+
+def test_step_pre_hook_can_replace_arguments():
+    def program(lib):
+        p = lib.nn.Parameter(lib.ones(2))
+        p.grad = lib.ones(2)
+        opt = lib.optim.SGD([p], lr=0.1)
+        opt.register_step_pre_hook(lambda o, args, kwargs: (args, {"closure": lambda: 7}))
+        return opt.step(), p
+
+    check(program)

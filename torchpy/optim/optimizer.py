@@ -3,16 +3,59 @@
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from copy import deepcopy
 from itertools import chain
 from typing import Any, Callable, Iterable
 
+
 from .. import _typename
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
+from ..utils.hooks import RemovableHandle
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
+
+_global_optimizer_pre_hooks: OrderedDict = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """hook(optimizer, args, kwargs) before every optimizer's step; may return (args, kwargs)."""
+    handle = RemovableHandle(_global_optimizer_pre_hooks)
+    _global_optimizer_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """hook(optimizer, args, kwargs) after every optimizer's step."""
+    handle = RemovableHandle(_global_optimizer_post_hooks)
+    _global_optimizer_post_hooks[handle.id] = hook
+    return handle
+
+
+def _with_step_hooks(func: Callable) -> Callable:
+    """Wrap a subclass's step: global then own pre-hooks, step, own then global post-hooks."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        self = args[0]
+        for pre_hook in chain(_global_optimizer_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = pre_hook(self, args, kwargs)
+            if result is not None:
+                if isinstance(result, tuple) and len(result) == 2:
+                    args, kwargs = result
+                else:
+                    raise RuntimeError(
+                        f"{func} must return None or a tuple of (new_args, new_kwargs), but got {result}."
+                    )
+        out = func(*args, **kwargs)
+        for post_hook in chain(self._optimizer_step_post_hooks.values(), _global_optimizer_post_hooks.values()):
+            post_hook(self, args, kwargs)
+        return out
+
+    wrapper._with_step_hooks = True  # type: ignore[attr-defined]
+    return wrapper
 
 
 class _RequiredParameter:
@@ -43,8 +86,16 @@ def _use_grad_for_differentiable(step: Callable) -> Callable:
 class Optimizer:
     """Base class of optimizers: holds param_groups (dicts of params and options) and state."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_with_step_hooks", False):
+            cls.step = _with_step_hooks(step)
+
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be "
@@ -65,6 +116,20 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
+        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(optimizer, args, kwargs) before this optimizer's step; may return (args, kwargs)."""
+        handle = RemovableHandle(self._optimizer_step_pre_hooks)
+        self._optimizer_step_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(optimizer, args, kwargs) after this optimizer's step."""
+        handle = RemovableHandle(self._optimizer_step_post_hooks)
+        self._optimizer_step_post_hooks[handle.id] = hook
+        return handle
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("
