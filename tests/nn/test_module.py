@@ -440,3 +440,27 @@ def test_shared_submodules_and_parameters():
                 list(top.state_dict()), [n for n, _ in top.named_children()])
 
     check(program)
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ((), {"foo": 1}), (("cpu",), {"foo": 1}), ((), {"foo": 1, "bar": 2.0}), (("cpu", 3), {}),
+    (("cpu", None, False, False, 1), {}),
+])
+def test_to_argument_errors(args, kwargs):
+    def program(lib):
+        lib.nn.Linear(2, 2).to(*args, **kwargs)
+
+    assert check(program)[0] == "raised"
+
+
+def test_to_complex_warns():
+    import warnings
+
+    def program(lib):
+        m = lib.nn.Linear(2, 2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            m.to(lib.complex64)
+        return [str(w.message) for w in caught], m.weight.dtype, m.bias.dtype
+
+    check(program)
