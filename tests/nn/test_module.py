@@ -464,3 +464,51 @@ def test_to_complex_warns():
         return [str(w.message) for w in caught], m.weight.dtype, m.bias.dtype
 
     check(program)
+
+
+def test_state_dict_hooks():
+    def program(lib):
+        nn = lib.nn
+        log = []
+        m = _net(lib)
+        m.a.register_state_dict_pre_hook(lambda mod, prefix, keep_vars: log.append(("pre", prefix, keep_vars)))
+        m.register_state_dict_post_hook(lambda mod, sd, prefix, meta: log.append(("post", prefix, list(sd), meta)))
+        sd = m.state_dict(keep_vars=True)
+        bad = nn.Linear(1, 1)
+        bad.register_state_dict_post_hook(lambda mod, sd, prefix, meta: {})
+        try:
+            bad.state_dict()
+        except RuntimeError as e:
+            log.append(str(e))
+        return log, list(sd)
+
+    check(program)
+
+
+def test_load_state_dict_hooks():
+    def program(lib):
+        nn = lib.nn
+        log = []
+        m = _net(lib)
+
+        def pre(mod, state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
+            log.append(("pre", type(mod).__name__, prefix, sorted(state_dict), local_metadata, strict))
+
+        def post(mod, keys):
+            log.append(("post", type(mod).__name__, list(keys.missing_keys), list(keys.unexpected_keys)))
+            keys.unexpected_keys.clear()  # hooks may forgive keys in place
+
+        m.a.register_load_state_dict_pre_hook(pre)
+        m.register_load_state_dict_post_hook(post)
+        sd = m.state_dict()
+        sd["surplus"] = lib.zeros(1)
+        result = m.load_state_dict(sd)
+        bad = nn.Linear(1, 1)
+        bad.register_load_state_dict_post_hook(lambda mod, keys: keys)
+        try:
+            bad.load_state_dict(bad.state_dict())
+        except AssertionError as e:
+            log.append(str(e))
+        return log, repr(result)
+
+    check(program)

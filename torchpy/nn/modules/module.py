@@ -8,6 +8,7 @@ handle's id; the module-global hooks below run before every module's own.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator, Mapping
@@ -136,6 +137,10 @@ class Module:
         setattr_("_forward_hooks_always_called", OrderedDict())
         setattr_("_forward_pre_hooks", OrderedDict())
         setattr_("_forward_pre_hooks_with_kwargs", OrderedDict())
+        setattr_("_state_dict_hooks", OrderedDict())
+        setattr_("_state_dict_pre_hooks", OrderedDict())
+        setattr_("_load_state_dict_pre_hooks", OrderedDict())
+        setattr_("_load_state_dict_post_hooks", OrderedDict())
         setattr_("_modules", {})
         if self.call_super_init:
             super().__init__(*args, **kwargs)
@@ -664,11 +669,47 @@ class Module:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            hook_result = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, "_from_public_api", False):
+                if hook_result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif hook_result is not None:  # the private hook API may replace the dict
+                destination = hook_result
         return destination
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(module, prefix, keep_vars) before this module's state_dict entries are made."""
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(module, state_dict, prefix, local_metadata) -> None, after this module's entries."""
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs) before this module loads its entries."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = functools.partial(hook, self)
+        return handle
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """hook(module, incompatible_keys) -> None after this module and its children loaded;
+        it may edit incompatible_keys' lists in place."""
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
 
     def get_extra_state(self) -> Any:
         raise RuntimeError(
@@ -686,6 +727,8 @@ class Module:
 
     def _load_from_state_dict(self, state_dict: Mapping, prefix: str, local_metadata: dict, strict: bool,
                               missing_keys: list, unexpected_keys: list, error_msgs: list) -> None:
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in (*self._parameters.items(), *persistent_buffers.items()) if v is not None}
         assign = local_metadata.get("assign_to_params_buffers", False)
@@ -770,6 +813,14 @@ class Module:
                     child_prefix = prefix + name + "."
                     child_state_dict = {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)}
                     load(child, child_state_dict, child_prefix)
+            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible_keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be modified, "
+                        "it should be done inplace."
+                    )
 
         load(self, state_dict)
         if strict:
