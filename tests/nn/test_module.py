@@ -512,3 +512,17 @@ def test_load_state_dict_hooks():
         return log, repr(result)
 
     check(program)
+
+
+@pytest.mark.parametrize("target,strict", [
+    ("a.fc", False), ("a.new", False), ("a.new", True), ("top", False), ("", False), ("a.fc.weight", False),
+    ("a.count", False), ("nope.x", False), ("a.fc", "not a module"),
+])
+def test_set_submodule(target, strict):
+    def program(lib):
+        m = _net(lib)
+        replacement = lib.nn.Identity() if strict != "not a module" else 3
+        m.set_submodule(target, replacement, strict=bool(strict is True))
+        return [n for n, _ in m.named_modules()], repr(m)
+
+    check(program)
