@@ -238,3 +238,42 @@ def test_hook_handles_as_context_managers(kind):
         return log, len(m._forward_hooks_with_kwargs), len(m._forward_hooks_always_called)
 
     check(program)
+
+
+def test_per_module_op_counting_with_global_hooks_and_a_dispatch_mode():
+    """What a FlopCounterMode-style tool does: global hooks keep a module stack, a dispatch
+    mode attributes each aten call to the modules on it."""
+
+    def program(lib):
+        from collections import Counter
+        from importlib import import_module
+
+        dispatch = import_module(lib.__name__ + ".utils._python_dispatch")
+        mm = lib.nn.modules.module
+        nn = lib.nn
+        stack, counts = [], Counter()
+
+        class Count(dispatch.TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                for name in stack or ["<top>"]:
+                    counts[(name, str(func))] += 1
+                return func(*args, **(kwargs or {}))
+
+        model = nn.Module()
+        model.l1 = nn.Linear(3, 4)
+        model.l2 = nn.Linear(4, 2)
+        model.forward = lambda x: model.l2(model.l1(x).relu())
+        names = {id(m): n or "root" for n, m in model.named_modules()}
+        handles = [
+            mm.register_module_forward_pre_hook(lambda mod, args: stack.append(names[id(mod)])),
+            mm.register_module_forward_hook(lambda mod, args, out: stack.pop(), always_call=True),
+        ]
+        try:
+            with Count():
+                model(lib.ones(5, 3))
+        finally:
+            for h in handles:
+                h.remove()
+        return sorted(counts.items()), stack
+
+    check(program)
