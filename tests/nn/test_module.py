@@ -419,12 +419,16 @@ def test_pickle_round_trip():
     import pickle
 
     def program(lib):
-        m = _net(lib)
+        m = lib.nn.Module()  # pickle needs importable classes: nn's own, no local ones
+        m.lin = lib.nn.Linear(2, 3)
+        m.register_buffer("steps", lib.arange(3))
+        m.lin.register_buffer("tmp", lib.ones(1), persistent=False)
         again = pickle.loads(pickle.dumps(m))
         p = pickle.loads(pickle.dumps(lib.nn.Parameter(lib.ones(2), requires_grad=False)))
-        return list(again.state_dict().items()), type(p).__name__, p.requires_grad, repr(again)
+        return (list(again.state_dict().items()), type(p).__name__, p.requires_grad, repr(again),
+                [type(t).__name__ for t in again.parameters()], again.lin.tmp)
 
-    check(program)
+    assert check(program)[0] != "raised"
 
 
 def test_shared_submodules_and_parameters():
