@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import torchpy
-from tests.nn.helpers import LIBS, check
+from tests.nn.helpers import check
 
 
 def _net(lib):
