@@ -530,3 +530,26 @@ def test_set_submodule(target, strict):
         return [n for n, _ in m.named_modules()], repr(m)
 
     check(program)
+
+
+def test_private_state_dict_hook_forms():
+    def program(lib):
+        log = []
+        m = _net(lib)
+        # the old post-hook form may return a replacement dict (respected for the root module)
+        m._register_state_dict_hook(lambda mod, sd, prefix, meta: {"only": lib.ones(1)})
+        m.a._register_load_state_dict_pre_hook(lambda sd, prefix, *rest: log.append(("no module", prefix)))
+        out = [list(m.state_dict())]
+        m.load_state_dict(_net(lib).state_dict())
+
+        def public(mod, sd, prefix, meta):
+            return None
+
+        m.register_state_dict_post_hook(public)
+        try:
+            m._register_state_dict_hook(public)
+        except RuntimeError as e:
+            out.append(str(e))
+        return out, log
+
+    assert check(program)[0] != "raised"

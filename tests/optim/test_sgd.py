@@ -245,3 +245,30 @@ def test_step_pre_hook_can_replace_arguments():
         return opt.step(), p
 
     check(program)
+
+
+def test_state_dict_hooks():
+    def program(lib):
+        p = lib.nn.Parameter(lib.ones(2))
+        p.grad = lib.ones(2)
+        opt = lib.optim.SGD([p], lr=0.1, momentum=0.9)
+        opt.step()
+        log = []
+        opt.register_state_dict_pre_hook(lambda o: log.append("pre"))
+        opt.register_state_dict_pre_hook(lambda o: log.append("pre first"), prepend=True)
+        opt.register_state_dict_post_hook(lambda o, sd: {**sd, "extra": 1})
+        sd = opt.state_dict()
+
+        def load_pre(o, state_dict):
+            log.append(("load pre", sorted(state_dict)))
+            state_dict.pop("extra")
+            state_dict["param_groups"][0]["lr"] = 0.5
+            return state_dict
+
+        handle = opt.register_load_state_dict_pre_hook(load_pre)
+        opt.register_load_state_dict_post_hook(lambda o: log.append(("load post", o.param_groups[0]["lr"])))
+        opt.load_state_dict(sd)
+        handle.remove()
+        return log, sorted(sd), opt.param_groups[0]["lr"]
+
+    assert check(program)[0] != "raised"

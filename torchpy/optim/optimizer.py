@@ -96,6 +96,10 @@ class Optimizer:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
         self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be "
@@ -116,8 +120,34 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
-        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks", "_optimizer_state_dict_pre_hooks",
+                     "_optimizer_state_dict_post_hooks", "_optimizer_load_state_dict_pre_hooks",
+                     "_optimizer_load_state_dict_post_hooks"):
+            self.__dict__.setdefault(name, OrderedDict())
+
+    @staticmethod
+    def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """hook(optimizer) before state_dict() packs the state."""
+        return self._add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """hook(optimizer, state_dict) after state_dict(); may return a new state dict."""
+        return self._add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """hook(optimizer, state_dict) before loading; may return the state dict to load."""
+        return self._add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """hook(optimizer) after loading."""
+        return self._add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """hook(optimizer, args, kwargs) before this optimizer's step; may return (args, kwargs)."""
@@ -221,6 +251,8 @@ class Optimizer:
 
     def state_dict(self) -> dict[str, Any]:
         """Parameters become their index in order of appearance across groups."""
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
         param_mappings: dict[int, int] = {}
         start_index = 0
 
@@ -235,7 +267,12 @@ class Optimizer:
 
         param_groups = [pack_group(g) for g in self.param_groups]
         packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
-        return {"state": packed_state, "param_groups": param_groups}
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            hook_result = post_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
+        return state_dict
 
     @staticmethod
     def _cast_state_value(param: Tensor, value: Any, key: Any) -> Any:
@@ -253,6 +290,10 @@ class Optimizer:
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            hook_result = pre_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
@@ -279,3 +320,5 @@ class Optimizer:
 
         param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
         self.__setstate__({"state": state, "param_groups": param_groups})
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import warnings
+import weakref
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Mapping
 
@@ -19,6 +20,21 @@ from ...utils.hooks import RemovableHandle
 from ..parameter import Parameter
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
+
+class _ModuleBoundHook:
+    """A hook called with its module first; holds the module weakly (no module -> hook cycle)."""
+
+    def __init__(self, hook: Callable, module: Any) -> None:
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.module = weakref.ref(module)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        module = self.module()
+        if module is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return self.hook(module, *args, **kwargs)
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -99,8 +115,23 @@ class StateDictMethods:
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
         error_msgs) before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable, with_module: bool = False) -> RemovableHandle:
+        """The older form: without with_module the hook does not get the module."""
         handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = functools.partial(hook, self)
+        self._load_state_dict_pre_hooks[handle.id] = _ModuleBoundHook(hook, self) if with_module else hook
+        return handle
+
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """The older post-hook form, whose returned dict replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
         return handle
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:

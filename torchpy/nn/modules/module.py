@@ -591,6 +591,7 @@ class Module(StateDictMethods):
                                       stacklevel=2)
             raise
 
+    _wrapped_call_impl = _call_impl
     __call__: Callable[..., Any] = _call_impl
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
