@@ -553,3 +553,22 @@ def test_private_state_dict_hook_forms():
         return out, log
 
     assert check(program)[0] != "raised"
+
+
+def test_meta_device_and_to_empty():
+    def program(lib):
+        m = _net(lib)
+        m(lib.ones(1, 3)).sum().backward()
+        params = list(m.parameters())
+        m.to("meta")
+        on_meta = [(t.device.type, tuple(t.shape), t.dtype) for t in m.state_dict().values()]
+        on_meta.append([(type(p).__name__, p.requires_grad, p.grad.device.type, p.grad.requires_grad)
+                        for p in m.parameters()])
+        same_objects = all(p is q for p, q in zip(params, m.parameters()))
+        m.to_empty(device="cpu")
+        back = [(t.device.type, tuple(t.shape)) for t in m.state_dict().values()]
+        m.a.to_empty(device="meta", recurse=False)
+        partial = [t.device.type for t in m.state_dict().values()]
+        return on_meta, same_objects, back, partial, repr(m)
+
+    check(program)

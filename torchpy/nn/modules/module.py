@@ -89,6 +89,14 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(num_spaces * " " + line for line in lines)
 
 
+# torch swaps a tensor's memory in place only between dense backends (not meta)
+_DENSE_DEVICE_TYPES = frozenset({"cpu", "cuda", "mps", "hip", "xpu", "hpu"})
+
+
+def _can_set_data(tensor: Tensor, applied: Tensor) -> bool:
+    return tensor.device.type in _DENSE_DEVICE_TYPES and applied.device.type in _DENSE_DEVICE_TYPES
+
+
 def _forward_unimplemented(self: "Module", *input: Any) -> None:
     raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
@@ -434,17 +442,27 @@ class Module(StateDictMethods):
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for param in self._parameters.values():
+        for key, param in self._parameters.items():
             if param is None:
                 continue
-            # the parameter object stays (optimizers hold it); its data is replaced
             with grad_mode.no_grad():
                 param_applied = fn(param)
-            param.data = param_applied
+            if _can_set_data(param, param_applied):
+                # the parameter object stays (optimizers hold it); its memory is replaced
+                param.data = param_applied
+                out_param = param
+            else:  # e.g. cpu -> meta: a new Parameter, as torch makes
+                if not param.is_leaf:
+                    raise AssertionError("param must be a leaf tensor")
+                out_param = Parameter(param_applied, param.requires_grad)
+                self._parameters[key] = out_param
             if param.grad is not None:
                 with grad_mode.no_grad():
                     grad_applied = fn(param.grad)
-                param.grad.data = grad_applied
+                if _can_set_data(param.grad, grad_applied):
+                    out_param.grad.data = grad_applied
+                else:
+                    out_param.grad = grad_applied.requires_grad_(param.grad.requires_grad)
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
@@ -464,6 +482,12 @@ class Module(StateDictMethods):
 
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> "Module":
+        """Move to `device` without copying values (e.g. a module built on meta)."""
+        from ... import empty_like
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def type(self, dst_type: Any) -> "Module":
         return self._apply(lambda t: t.type(dst_type))
