@@ -277,3 +277,83 @@ def test_per_module_op_counting_with_global_hooks_and_a_dispatch_mode():
         return sorted(counts.items()), stack
 
     assert check(program)[0] != "raised"
+
+
+def _run_non_full(lib, module, *inputs):
+    log = []
+    module.register_backward_hook(lambda mod, gi, go: log.append((type(mod).__name__, gi, go)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = module(*inputs)
+        (out[0] if isinstance(out, tuple) else out).sum().backward()
+    return log, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def test_non_full_backward_hook_sees_the_last_nodes_gradients():
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(2, 3, requires_grad=True)
+        return _run_non_full(lib, lib.nn.Linear(3, 2), x)
+
+    assert check(program, rtol=1e-5)[0] != "raised"
+
+
+@pytest.mark.parametrize("case", ["elementwise", "two_nodes", "tuple_out", "kwargs_in"])
+def test_non_full_backward_hook_warnings(case):
+    def program(lib):
+        nn = lib.nn
+        x = lib.ones(2, requires_grad=True)
+        y = lib.full((2,), 3.0, requires_grad=True)
+        m = nn.Module()
+        if case == "elementwise":
+            m.forward = lambda a, b: a * b
+            return _run_non_full(lib, m, x, y)
+        if case == "two_nodes":
+            m.forward = lambda a, b: (a * b).exp()
+            return _run_non_full(lib, m, x, y)
+        if case == "tuple_out":
+            m.forward = lambda a, b: (a * b, a + b)
+            return _run_non_full(lib, m, x, y)
+        m.forward = lambda a, scale=2.0: a * scale
+        return _run_non_full(lib, m, x, 2.0)
+
+    assert check(program)[0] != "raised"
+
+
+def test_full_and_non_full_hooks_do_not_mix():
+    def program(lib):
+        errors = []
+        m = lib.nn.Linear(1, 1)
+        m.register_backward_hook(lambda *a: None)
+        try:
+            m.register_full_backward_hook(lambda *a: None)
+        except RuntimeError as e:
+            errors.append(str(e))
+        n = lib.nn.Linear(1, 1)
+        n.register_full_backward_hook(lambda *a: None)
+        try:
+            n.register_backward_hook(lambda *a: None)
+        except RuntimeError as e:
+            errors.append(str(e))
+        return errors
+
+    check(program)
+
+
+def test_global_non_full_backward_hook():
+    def program(lib):
+        mm = lib.nn.modules.module
+        log = []
+        handle = mm.register_module_backward_hook(lambda mod, gi, go: log.append((type(mod).__name__, gi, go)))
+        try:
+            lib.nn.Linear(2, 1)(lib.ones(1, 2, requires_grad=True)).sum().backward()
+            try:
+                mm.register_module_full_backward_hook(lambda *a: None)
+            except RuntimeError as e:
+                log.append(str(e))
+        finally:
+            handle.remove()
+            mm._global_is_full_backward_hook = None  # both libraries keep the mode after removal
+        return log
+
+    check(program)

@@ -8,6 +8,7 @@ handle's id; the module-global hooks below run before every module's own.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
@@ -22,6 +23,7 @@ from ._to_args import parse_to
 
 __all__ = [
     "Module",
+    "register_module_backward_hook",
     "register_module_forward_hook",
     "register_module_forward_pre_hook",
     "register_module_full_backward_hook",
@@ -64,6 +66,21 @@ def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
     """hook(module, grad_output) before a module's input gradients are computed."""
     handle = RemovableHandle(_global_backward_pre_hooks)
     _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_backward_hook(hook: Callable) -> RemovableHandle:
+    """The deprecated non-full form: hook(module, grad_input, grad_output) on the grad_fn of
+    every module's output, which sees only that node's gradients."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a "
+            "global Module hook. Please use only one of them."
+        )
+    _global_is_full_backward_hook = False
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -518,11 +535,16 @@ class Module(StateDictMethods):
 
     def _get_backward_hooks(self) -> tuple[list, list]:
         full: list = []
+        non_full: list = []
         if _global_is_full_backward_hook is True:
             full += _global_backward_hooks.values()
+        elif _global_is_full_backward_hook is False:
+            non_full += _global_backward_hooks.values()
         if self._is_full_backward_hook is True:
             full += self._backward_hooks.values()
-        return full, []
+        elif self._is_full_backward_hook is False:
+            non_full += self._backward_hooks.values()
+        return full, non_full
 
     def _get_backward_pre_hooks(self) -> list:
         return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
@@ -541,10 +563,11 @@ class Module(StateDictMethods):
             nonlocal result, args, kwargs
             backward_pre_hooks = []
             full_backward_hooks: list = []
+            non_full_backward_hooks: list = []
             if self._backward_pre_hooks or _global_backward_pre_hooks:
                 backward_pre_hooks = self._get_backward_pre_hooks()
             if self._backward_hooks or _global_backward_hooks:
-                full_backward_hooks, _ = self._get_backward_hooks()
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
 
             for hook_id, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
                 if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -584,6 +607,15 @@ class Module(StateDictMethods):
                                   " module output should be a Tensor or a tuple of Tensors"
                                   f" but received {type(result)}", stacklevel=2)
                 result = bw_hook.setup_output_hook(result)
+            if non_full_backward_hooks:
+                var = result
+                while not isinstance(var, Tensor):
+                    var = next(v for v in var.values() if isinstance(v, Tensor)) if isinstance(var, dict) else var[0]
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_backward_hooks:
+                        grad_fn.register_hook(functools.partial(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
             return result
 
         try:
@@ -640,6 +672,67 @@ class Module(StateDictMethods):
         if prepend:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated: hook(module, grad_input, grad_output) on the grad_fn of the output's
+        last op; see register_full_backward_hook."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a "
+                "single Module. Please use only one of them."
+            )
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def _maybe_warn_non_full_backward_hook(self, inputs: Any, result: Any, grad_fn: Any) -> None:
+        """Tell when a non-full hook will miss gradients (torch's FutureWarnings)."""
+        if not isinstance(result, Tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not return a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_output. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning, stacklevel=2)
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, Tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed "
+                    "in future versions. This hook will be missing some of the grad_input. "
+                    "Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning, stacklevel=2)
+                return
+        else:
+            inputs = (inputs,)
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            warnings.warn(
+                "Using a non-full backward hook when outputs are nested in python data structure "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output.",
+                FutureWarning, stacklevel=2)
+        elif len(out_grad_fn) > 1:
+            warnings.warn(
+                "Using a non-full backward hook when outputs are generated by different autograd Nodes "
+                "is deprecated and will be removed in future versions. This hook will be missing "
+                "some grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                FutureWarning, stacklevel=2)
+        else:
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            next_functions = {n[0] for n in grad_fn.next_functions}
+            if inputs_grad_fn != next_functions:
+                warnings.warn(
+                    "Using a non-full backward hook when the forward contains multiple autograd Nodes "
+                    "is deprecated and will be removed in future versions. This hook will be missing "
+                    "some grad_input. Please use register_full_backward_hook to get the documented "
+                    "behavior.",
+                    FutureWarning, stacklevel=2)
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         handle = RemovableHandle(self._backward_pre_hooks)
