@@ -272,3 +272,23 @@ def test_state_dict_hooks():
         return log, sorted(sd), opt.param_groups[0]["lr"]
 
     assert check(program)[0] != "raised"
+
+
+def test_step_hooks_with_an_optimizer_subclass():
+    def program(lib):
+        log = []
+
+        class Logged(lib.optim.SGD):
+            def step(self, closure=None):
+                log.append("subclass step")
+                return super().step(closure)
+
+        p = lib.nn.Parameter(lib.ones(2))
+        p.grad = lib.ones(2)
+        opt = Logged([p], lr=0.1)
+        opt.register_step_pre_hook(lambda o, a, k: log.append("pre"))
+        opt.register_step_post_hook(lambda o, a, k: log.append("post"))
+        opt.step()
+        return log, p
+
+    check(program)

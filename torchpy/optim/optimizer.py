@@ -86,12 +86,6 @@ def _use_grad_for_differentiable(step: Callable) -> Callable:
 class Optimizer:
     """Base class of optimizers: holds param_groups (dicts of params and options) and state."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        step = cls.__dict__.get("step")
-        if step is not None and not getattr(step, "_with_step_hooks", False):
-            cls.step = _with_step_hooks(step)
-
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
@@ -100,6 +94,7 @@ class Optimizer:
         self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
         self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
         self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._patch_step_function()
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be "
@@ -114,6 +109,12 @@ class Optimizer:
             param_groups = [{"params": param_groups}]
         for param_group in param_groups:
             self.add_param_group(param_group)
+
+    def _patch_step_function(self) -> None:
+        # as torch: the class's step gets the hook-running wrapper once, when first instantiated
+        cls = type(self)
+        if not getattr(cls.step, "_with_step_hooks", False):
+            cls.step = _with_step_hooks(cls.step)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
