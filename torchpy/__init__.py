@@ -32,7 +32,7 @@ from ._aten.kernels.einsum import einsum_public as einsum  # noqa: E402,F401  (v
 from ._aten import fast_functions  # noqa: E402
 
 fast_functions.install(globals())  # binder-free torchpy.zeros(2, 3), torchpy.mm(a, b), a.matmul(b), ...
-from . import nn  # noqa: E402,F401
+from ._typename import typename  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in torch too)
 from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
@@ -46,5 +46,7 @@ from . import library, types  # noqa: E402,F401  (custom ops need Tensor and aut
 from .autograd.anomaly_mode import (  # noqa: E402,F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
+
+from . import nn, optim  # noqa: E402,F401  (built on autograd)
 
 __version__ = "0.0.1"

@@ -1,3 +1,7 @@
-"""torchpy.nn: neural-network building blocks (for now the functional interface)."""
+"""torchpy.nn: neural-network building blocks: Module, Parameter, layers, init, functional."""
 
-from . import functional  # noqa: F401
+from . import functional, init  # noqa: F401
+from .modules import Identity, Linear, Module  # noqa: F401
+from .parameter import Parameter  # noqa: F401
+
+__all__ = ["Identity", "Linear", "Module", "Parameter", "functional", "init"]
