@@ -9,6 +9,20 @@ import numpy as np
 from . import dtype as _dt
 from .device import CPU, canonical_device
 from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
+from .._dispatch import keys as _keys
+from .._dispatch import tls as _tls
+
+_PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
+
+
+def _lifted(result: Tensor) -> Tensor:
+    """torch passes every tensor made from Python data through aten::lift_fresh, which returns
+    its input; only a TorchDispatchMode can tell, so the op is dispatched only while one is active."""
+    if not _tls.local._included & _PYTHON_BIT:
+        return result
+    from .._dispatch.ops import op_for
+
+    return op_for("aten::lift_fresh")(result)
 
 
 def _infer_dtype(data: Any) -> _dt.dtype:
@@ -78,6 +92,7 @@ def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,
         result = meta_tensor(array.shape, target)
     else:
         result = from_array(array, target)  # np.array made a fresh C-contiguous copy
+    result = _lifted(result)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -108,7 +123,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     # As in torch, the storage starts at the array's first element and spans its extent.
     extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, array.strides)) // array.itemsize if array.size else 0
     result._storage = UntypedStorage(array, extent * array.itemsize, CPU)
-    return result
+    return _lifted(result)
 
 
 def is_tensor(obj: Any) -> bool:

@@ -13,26 +13,56 @@ from __future__ import annotations
 import heapq
 from typing import Any, Sequence
 
+from .._aten.kernels.copy import is_non_overlapping_and_dense
+from .._dispatch import keys as _keys
+from .._dispatch.ops import op_for
+from .._tensor.enums import contiguous_format
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .graph import AccumulateGrad, Node, gradient_edge
+
+_PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
+_new_empty_strided = op_for("aten::new_empty_strided")
 
 
 def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
     """variable.grad += grad (the grad itself the first time), then post-accumulate hooks.
 
-    With create_graph the stored gradient keeps its history; otherwise it is detached.
-    Accumulation is out of place, so a gradient tensor shared by two leaves (an identity
-    backward hands the same tensor on) is never modified through the other.
+    The first gradient is stored as torch's AccumulateGrad stores it: taken over (detached)
+    when grad mode is off, it is a plain tensor and its strides obey the layout contract;
+    otherwise copied into a tensor with the variable's strides (new_empty_strided + copy_),
+    which with create_graph records the copy. Accumulation is out of place, so a gradient
+    tensor shared by two leaves (an identity backward hands the same tensor on) is never
+    modified through the other.
     """
     if variable._grad is None:
-        variable._grad = grad if grad_mode.state.enabled else grad.detach()
+        if not grad_mode.state.enabled and not grad._keyset & _PYTHON_BIT and _obeys_layout_contract(grad, variable):
+            variable._grad = grad.detach()
+        else:
+            variable._grad = _clone_obey_contract(grad, variable)
     else:
         variable._grad = variable._grad + grad
     meta = variable._autograd_meta
     if meta is not None:
         for hook in meta.post_accumulate_hooks:
             hook(variable)
+
+
+def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
+    """torch's rule: a dense variable's gradient has its strides (size-1 dims aside);
+    any other variable's gradient is contiguous."""
+    if is_non_overlapping_and_dense(variable._shape, variable.stride()):
+        return all(size == 1 or a == b for size, a, b in zip(grad._shape, grad.stride(), variable.stride()))
+    return grad.is_contiguous()
+
+
+def _clone_obey_contract(grad: Tensor, variable: Tensor) -> Tensor:
+    if is_non_overlapping_and_dense(variable._shape, variable.stride()):
+        # the op itself, not Tensor.new_empty_strided: torch's C++ call passes no pin_memory
+        out = _new_empty_strided(grad, list(variable._shape), list(variable.stride()), dtype=variable._dtype,
+                                 layout=variable.layout, device=variable._device)
+        return out.copy_(grad)
+    return grad.clone(memory_format=contiguous_format)
 
 
 def _add(a: Tensor | None, b: Tensor | None) -> Tensor | None:

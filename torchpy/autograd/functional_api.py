@@ -28,9 +28,10 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {out._dtype}"
                 )
-            from .. import ones_like
+            from .. import ones_like, preserve_format
 
-            grad = ones_like(out)
+            # torch's engine passes the memory format explicitly, so a mode sees it
+            grad = ones_like(out, memory_format=preserve_format)
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad._shape != out._shape and out._requires_grad:
