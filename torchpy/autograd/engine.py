@@ -14,14 +14,12 @@ import heapq
 from typing import Any, Sequence
 
 from .._aten.kernels.copy import is_non_overlapping_and_dense
-from .._dispatch import keys as _keys
 from .._dispatch.ops import op_for
 from .._tensor.enums import contiguous_format
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .graph import AccumulateGrad, Node, gradient_edge
 
-_PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
 _new_empty_strided = op_for("aten::new_empty_strided")
 
 
@@ -29,14 +27,14 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
     """variable.grad += grad (the grad itself the first time), then post-accumulate hooks.
 
     The first gradient is stored as torch's AccumulateGrad stores it: taken over (detached)
-    when grad mode is off, it is a plain tensor and its strides obey the layout contract;
+    when grad mode is off and its strides obey the layout contract;
     otherwise copied into a tensor with the variable's strides (new_empty_strided + copy_),
     which with create_graph records the copy. Accumulation is out of place, so a gradient
     tensor shared by two leaves (an identity backward hands the same tensor on) is never
     modified through the other.
     """
     if variable._grad is None:
-        if not grad_mode.state.enabled and not grad._keyset & _PYTHON_BIT and _obeys_layout_contract(grad, variable):
+        if not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()
         else:
             variable._grad = _clone_obey_contract(grad, variable)

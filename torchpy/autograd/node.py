@@ -69,7 +69,10 @@ class OpNode(Node):
     def apply(self, grad_outputs: list) -> list:
         if all(g is None for g in grad_outputs):
             return [None] * len(self._inputs)
-        grads = [g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta)]
+        # As in torch, missing gradients of differentiable outputs are zeros; integer outputs
+        # (indices) never get one, so none is made for them.
+        grads = [g if g is not None or meta is None or not _differentiable(meta[1]) else _zeros(meta)
+                 for g, meta in zip(grad_outputs, self._output_meta)]
         saved = {name: _unpack(value) for name, value in self._saved.items()}
         if self._formula.takes_needs:
             saved["needs"] = tuple(node is not None for node, _ in self._next_edges)
@@ -116,6 +119,10 @@ def _unpack(value: Any) -> Any:
     if isinstance(value, list):
         return [_unpack(v) for v in value]
     return value
+
+
+def _differentiable(dtype: Any) -> bool:
+    return dtype.is_floating_point or dtype.is_complex
 
 
 def _zeros(meta: tuple) -> Tensor:

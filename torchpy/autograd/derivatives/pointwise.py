@@ -127,7 +127,9 @@ def fmod_scalar_backward(grad):
 def pow_scalar_exponent_backward(grad, self, exponent):
     if exponent == 0:
         return _zeros(grad)
-    return grad * (self.pow(exponent - 1) * exponent)
+    # torch computes with the exponent as a double (or complex): pow(x, 1.0), then mul.Scalar
+    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
+    return grad * torchpy.ops.aten.mul.Scalar(self.pow(exponent - 1), exponent)
 
 
 # pow_.Scalar is pow.Tensor_Scalar's in-place form (not pow.Scalar's): registered by name.
