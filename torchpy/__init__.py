@@ -43,3 +43,5 @@ from .autograd import (  # noqa: E402,F401
 )
 
 __version__ = "0.0.1"
+from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)
+import torchpy.utils._python_dispatch  # noqa: E402,F401

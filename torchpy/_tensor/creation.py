@@ -128,3 +128,40 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
+
+
+def _legacy_new(cls: type, *args: Any, device: Any = None) -> Tensor:
+    """torch.Tensor(...) and SubTensor(...): the legacy constructor. No arguments: an empty
+    tensor; sizes (ints or a Size): an uninitialized tensor of them; a sequence or array: its
+    data as the default dtype; a tensor: an alias of it."""
+    from .subclassing import alias_as
+
+    default = _dt.get_default_dtype()
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        source = args[0]
+        if source._dtype is not default:
+            raise TypeError(f"expected {_legacy_type_name(default)} (got {source._dtype})")
+        result = source
+    elif not args or all(_is_size_value(a) for a in args) or (
+            len(args) == 1 and isinstance(args[0], tuple) and type(args[0]).__name__ == "Size"):
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+        shape = tuple(int(s) for s in sizes) if args else (0,)
+        dev = canonical_device(device)
+        np_dtype = _dt.to_numpy_dtype(default)
+        result = meta_tensor(shape, default) if dev.type == "meta" else from_array(np.zeros(shape, np_dtype), default)
+    elif len(args) == 1 and not isinstance(args[0], (str, bytes)):
+        result = tensor(args[0], dtype=default, device=device)
+    else:
+        raise TypeError(f"new(): invalid data type '{type(args[-1]).__name__}'")
+    return result if cls is Tensor else alias_as(cls, result)
+
+
+def _is_size_value(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) or type(value).__name__ == "SymInt"
+
+
+def _legacy_type_name(d: _dt.dtype) -> str:
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(d._name, d._name)
+
+
+Tensor.__new__ = _legacy_new  # type: ignore[assignment]

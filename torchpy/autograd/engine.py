@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from .._aten.kernels.copy import is_non_overlapping_and_dense
 from .._dispatch.ops import op_for
 from .._tensor.enums import contiguous_format
+from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .graph import AccumulateGrad, Node, gradient_edge
@@ -33,6 +34,18 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
     tensor shared by two leaves (an identity backward hands the same tensor on) is never
     modified through the other.
     """
+    saved_state = _torch_function.disable_for_internals()
+    try:
+        _store_grad(variable, grad)
+    finally:
+        _torch_function.restore(saved_state)
+    meta = variable._autograd_meta
+    if meta is not None:
+        for hook in meta.post_accumulate_hooks:
+            hook(variable)
+
+
+def _store_grad(variable: Tensor, grad: Tensor) -> None:
     if variable._grad is None:
         if not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()
@@ -40,10 +53,6 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
             variable._grad = _clone_obey_contract(grad, variable)
     else:
         variable._grad = variable._grad + grad
-    meta = variable._autograd_meta
-    if meta is not None:
-        for hook in meta.post_accumulate_hooks:
-            hook(variable)
 
 
 def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:

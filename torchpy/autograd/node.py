@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._tensor import torch_function as _torch_function
+
 from .._tensor.tensor import Tensor
 from .derivatives import Derivative
 from .graph import Node, SavedTensor
@@ -69,6 +71,13 @@ class OpNode(Node):
     def apply(self, grad_outputs: list) -> list:
         if all(g is None for g in grad_outputs):
             return [None] * len(self._inputs)
+        saved_state = _torch_function.disable_for_internals()
+        try:
+            return self._apply(grad_outputs)
+        finally:
+            _torch_function.restore(saved_state)
+
+    def _apply(self, grad_outputs: list) -> list:
         # As in torch, missing gradients of differentiable outputs are zeros; integer outputs
         # (indices) never get one, so none is made for them.
         grads = [g if g is not None or meta is None or not _differentiable(meta[1]) else _zeros(meta)
