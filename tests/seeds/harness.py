@@ -12,7 +12,6 @@ import contextlib
 import io
 import re
 import textwrap
-import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,8 +52,6 @@ def run(code: str, library: str, *, results: tuple[str, ...] = (), seed: int | N
             exec(compile(source, f"<seed example, {library}>", "exec"), namespace)
         except Exception as exc:  # the example's own error is part of what it shows
             error = (type(exc).__name__, str(exc))
-            if library == "torchpy" and not isinstance(exc, (TypeError, ValueError, RuntimeError)):
-                print(traceback.format_exc())
     return Outcome(out.getvalue(), error, {name: _plain(namespace.get(name)) for name in results})
 
 
