@@ -45,3 +45,4 @@ from .autograd import (  # noqa: E402,F401
 __version__ = "0.0.1"
 from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)
 import torchpy.utils._python_dispatch  # noqa: E402,F401
+_C._fill_variable_functions(globals())
