@@ -23,6 +23,11 @@ MODE_PROGRAMS = {
     "factories": lambda t: (t.zeros(2, dtype=t.int64), t.ones(1, 2), t.full((2,), 7.0), t.arange(3),
                             t.empty(2).fill_(1), t.eye(2), t.tensor([True, False]), t.linspace(0, 1, 3)),
     "random_factories": lambda t: (t.manual_seed(0), t.rand(2), t.randn(3), t.randint(0, 5, (2,))),
+    "mul_self_backward": lambda t: (lambda x: (x * x).sum().backward())(t.tensor([1.0, 2.0], requires_grad=True)),
+    "two_leaves_backward": lambda t: (t.tensor([1.0, 2.0], requires_grad=True) * t.tensor([3.0, 4.0], requires_grad=True)).sum().backward(),
+    "linear_backward": lambda t: t.nn.functional.linear(t.ones(4, 2, requires_grad=True), t.ones(3, 2, requires_grad=True),
+                                                       t.ones(3, requires_grad=True)).sum().backward(),
+    "linear_no_bias_relu_backward": lambda t: t.nn.functional.linear(t.ones(4, 2), t.ones(3, 2, requires_grad=True)).relu().sum().backward(),
     "create_graph_backward": lambda t: (t.tensor([1.0, 2.0], requires_grad=True) ** 3).sum().backward(create_graph=True),
 }
 
@@ -44,6 +49,10 @@ def _wrapper_program(name):
         (x.exp() * 2).mean().backward()
         return x.grad
 
+    def mul_self_backward(t, L, x):
+        (x * x).sum().backward()
+        return x.grad
+
     def views_then_backward(t, L, x):
         y = x.sin().t()
         first, _ = y.split(1, 0)[:2]
@@ -63,11 +72,11 @@ def _wrapper_program(name):
     def mixed_with_plain(t, L, x):
         return x + t.ones(2, 3) * 2
 
-    return {"mul_backward": mul_backward, "views_then_backward": views_then_backward, "in_place": in_place,
+    return {"mul_backward": mul_backward, "mul_self_backward": mul_self_backward, "views_then_backward": views_then_backward, "in_place": in_place,
             "multiple_outputs": multiple_outputs, "mixed_with_plain": mixed_with_plain}[name]
 
 
-@pytest.mark.parametrize("name", ["mul_backward", "views_then_backward", "in_place", "multiple_outputs",
+@pytest.mark.parametrize("name", ["mul_backward", "mul_self_backward", "views_then_backward", "in_place", "multiple_outputs",
                                   "mixed_with_plain"])
 def test_logging_tensor_logs_as_torch(name):
     program = _wrapper_program(name)

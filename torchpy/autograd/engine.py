@@ -10,7 +10,6 @@ instead and nothing is accumulated.
 
 from __future__ import annotations
 
-import heapq
 from typing import Any, Sequence
 
 from .._aten.kernels.copy import is_non_overlapping_and_dense
@@ -20,6 +19,7 @@ from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .graph import AccumulateGrad, Node, gradient_edge
+from .ready_queue import ReadyQueue
 
 _new_empty_strided = op_for("aten::new_empty_strided")
 
@@ -157,12 +157,14 @@ def run_backward(
         buffer = buffers.setdefault(node, [None] * _num_inputs(node))
         buffer[input_nr] = _add(buffer[input_nr], grad)
 
-    ready = [(-n._sequence_nr, id(n), n) for n in root_nodes if dependencies.get(n, 0) == 0]
-    heapq.heapify(ready)
+    ready = ReadyQueue()
+    for n in root_nodes:
+        if dependencies.get(n, 0) == 0:
+            ready.push(n)
     executed: list[Node] = []
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = ready.pop()
             grads = buffers.pop(node, None) or [None] * _num_inputs(node)
             grads = _run_pre_hooks(node, grads)
             for input_nr, grad in enumerate(grads):
@@ -181,7 +183,7 @@ def run_backward(
                     buffer[input_nr] = _add(buffer[input_nr], grad)
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0:
-                    heapq.heappush(ready, (-next_node._sequence_nr, id(next_node), next_node))
+                    ready.push(next_node)
     if not retain_graph:
         for node in executed:
             node.release_variables()

@@ -59,7 +59,9 @@ def rsub_scalar_backward(grad, alpha):
 
 @derivative("aten::mul.Tensor", "MulBackward0", inputs=("self", "other"), save=("self", "other"))
 def mul_backward(grad, self, other, needs):
-    return (grad * other if needs[0] else None), (grad * self if needs[1] else None)
+    # torch's generated MulBackward0 computes other's gradient first
+    grad_other = grad * self if needs[1] else None
+    return (grad * other if needs[0] else None), grad_other
 
 
 @derivative("aten::mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
