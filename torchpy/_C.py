@@ -144,3 +144,17 @@ def __getattr__(name: str):
 
         return _disabled_torch_dispatch_impl
     raise AttributeError(f"module 'torchpy._C' has no attribute '{name}'")
+
+
+class _VariableFunctionsClass:
+    """torch._C._VariableFunctions: the namespace torch copies its operator functions from
+    (torch.add is _VariableFunctionsClass.add). Filled once the op library is built."""
+
+
+_VariableFunctions = _VariableFunctionsClass()
+
+
+def _fill_variable_functions(namespace: dict) -> None:
+    for name, obj in namespace.items():
+        if getattr(obj, "_python_op", None) is not None and not getattr(obj, "_is_method", False):
+            setattr(_VariableFunctions, name, obj)

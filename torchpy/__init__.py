@@ -50,3 +50,6 @@ from .autograd.anomaly_mode import (  # noqa: E402,F401
 from . import nn, optim  # noqa: E402,F401  (built on autograd)
 
 __version__ = "0.0.1"
+from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)
+import torchpy.utils._python_dispatch  # noqa: E402,F401
+_C._fill_variable_functions(globals())

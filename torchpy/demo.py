@@ -5,6 +5,7 @@
 2. A short tensor tour: creation, promotion, broadcasting, views, reductions.
 3. Autograd: a backward pass and the graph it ran.
 4. A TorchDispatchMode logging the aten ops of a forward and backward pass.
+5. torch's LoggingTensorMode log lines and the FLOP counter, forward and backward.
 """
 
 from __future__ import annotations
@@ -94,11 +95,30 @@ def mode_tour() -> None:
     print(f"a.grad = {a.grad!r}")
 
 
+def logging_and_flops_tour() -> None:
+    from torchpy.testing._internal.logging_tensor import LoggingTensorMode, capture_logs
+    from torchpy.utils.flop_counter import FlopCounterMode
+
+    section("LoggingTensorMode: every aten call of a forward and backward pass, as torch logs it")
+    w = torchpy.ones(3, 2, requires_grad=True)
+    with capture_logs(is_mode=True) as logs, LoggingTensorMode():
+        torchpy.nn.functional.linear(torchpy.ones(4, 2), w).relu().sum().backward()
+    print("\n".join(f"  {line}" for line in logs))
+
+    section("FlopCounterMode: matmul FLOPs, forward and backward")
+    a = torchpy.ones(64, 128, requires_grad=True)
+    b = torchpy.ones(128, 256, requires_grad=True)
+    with FlopCounterMode() as counter:
+        (a @ b).relu().sum().backward()
+    print(f"total: {counter.get_total_flops()} FLOPs (forward mm 2*64*128*256, backward two more)")
+
+
 def main() -> None:
     custom_operator()
     tensor_tour()
     autograd_tour()
     mode_tour()
+    logging_and_flops_tour()
 
 
 if __name__ == "__main__":

@@ -53,9 +53,18 @@ def get_testing_overrides() -> dict[Callable, Callable]:
     """Each overridable function -> a dummy with a matching signature returning -1."""
     import inspect
 
+    import torchpy
+
+    known = _torch_dummy_signatures()
     dummies: dict[Callable, Callable] = {}
-    for functions in get_overridable_functions().values():
+    for namespace, functions in get_overridable_functions().items():
+        prefix = "torch." if namespace is torchpy else "torch.Tensor."
         for fn in functions:
+            params = known.get(prefix + fn.__name__)
+            if params is not None:
+                # torch's dummies are hand-written lambdas; their parameter lists are data here
+                dummies[fn] = eval(f"lambda {params}: -1", {"torch": torchpy})  # noqa: S307
+                continue
             python_op = fn._python_op
             schema = python_op.candidates[0].op._schema
             parameters = [inspect.Parameter(a.name + "_" if keyword.iskeyword(a.name) else a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only
@@ -70,6 +79,19 @@ def get_testing_overrides() -> dict[Callable, Callable]:
             dummy.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
             dummies[fn] = dummy
     return dummies
+
+
+def _torch_dummy_signatures() -> dict[str, str]:
+    """name -> parameter list (without parentheses) of torch's testing-override dummies."""
+    from pathlib import Path
+
+    table = {}
+    path = Path(__file__).parent / "_aten" / "testing_override_signatures.tsv"
+    for line in path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, signature = line.split("\t")
+            table[name] = signature[1:-1]
+    return table
 
 
 def _valid_order(parameters: list) -> list:

@@ -141,7 +141,8 @@ def install(namespace: dict[str, Any]) -> None:
 
 
 def _wrap(name: str, fast: Callable, generated: Callable) -> Callable:
-    fast.__name__ = fast.__qualname__ = name
+    fast.__name__ = name
+    fast.__qualname__ = getattr(generated, "__qualname__", name)
     fast.__doc__ = getattr(generated, "__doc__", None)
     fast._python_op = generated._python_op  # type: ignore[attr-defined]
     return fast

@@ -272,7 +272,8 @@ def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:
         if name in generated:
             _GENERATED_FUNCTIONS[name] = generated[name]
             function = _joining_function(name, op_name)
-            function.__name__ = function.__qualname__ = name
+            function.__name__ = name
+            function.__qualname__ = generated[name].__qualname__
             function._python_op = getattr(generated[name], "_python_op", None)  # type: ignore[attr-defined]
             fast[name] = function
     for name in ("atleast_1d", "atleast_2d", "atleast_3d"):

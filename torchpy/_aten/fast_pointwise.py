@@ -152,7 +152,8 @@ def _fast(name: str, generated: Callable) -> Callable:
         binding = _unary(name, python_op)
     else:
         binding = _binary(name, python_op)
-    binding.__name__ = binding.__qualname__ = name
+    binding.__name__ = name
+    binding.__qualname__ = getattr(generated, "__qualname__", name)
     binding.__doc__ = getattr(generated, "__doc__", None)
     binding._python_op = python_op  # type: ignore[attr-defined]
     binding._is_method = getattr(generated, "_is_method", False)  # type: ignore[attr-defined]

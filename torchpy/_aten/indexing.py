@@ -100,8 +100,8 @@ def _sequence_to_tensor(self: Tensor, seq: Any) -> Tensor:
 
     device = self._device if self._device.type != "meta" else None
     if not np.asarray(seq).size:  # an empty list indexes nothing, as int64 (not the default float)
-        return lift_fresh(tensor(seq, dtype=_dt.int64, device=device))
-    return lift_fresh(tensor(seq, device=device))
+        return tensor(seq, dtype=_dt.int64, device=device)  # tensor() passes it through lift_fresh
+    return tensor(seq, device=device)
 
 
 def lift_fresh(t: Tensor) -> Tensor:

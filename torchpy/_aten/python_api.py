@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 from .._dispatch.binding import BindError
 from .._dispatch.ops import OpOverload
+from .._dispatch.schema import NO_DEFAULT
+from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.device import CPU
 
@@ -211,12 +213,37 @@ class PythonOp:
         raise TypeError(self._no_match_message(args, kwargs, first_error))
 
     def _no_match_message(self, args: tuple, kwargs: dict, error: BindError | None) -> str:
+        specific = self._single_signature_message(args, kwargs)
+        if specific is not None:
+            return specific
         got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
         signatures = "\n".join(f" * {c.op._schema}" for c in self.candidates)
         return (
             f"{self.name}() received an invalid combination of arguments - got ({got}), "
             f"but expected one of:\n{signatures}"
         )
+
+
+    def _single_signature_message(self, args: tuple, kwargs: dict) -> str | None:
+        """torch names the bad argument when only one signature takes this many arguments
+        (out= overloads are folded into their functional signature, as torch's are)."""
+        count = len(args) + len(kwargs)
+        plausible = []
+        for candidate in self.candidates:
+            if candidate.op._overloadname.endswith("out"):
+                continue
+            arguments = candidate.op._schema.arguments
+            required = sum(1 for a in arguments if a.default is NO_DEFAULT)
+            if required <= count <= len(arguments):
+                plausible.append(arguments)
+        if len(plausible) != 1:
+            return None
+        for position, (argument, value) in enumerate(zip(plausible[0], args)):
+            if str(argument.type) == "Tensor" and not isinstance(value, Tensor):
+                name = "input" if argument.name == "self" else argument.name
+                return (f"{self.name}(): argument '{name}' (position {position + 1}) must be Tensor, "
+                        f"not {type(value).__name__}")
+        return None
 
 
 # --- named-tuple returns (torch.return_types) -----------------------------------------------
@@ -259,7 +286,8 @@ def make_function(python_op: PythonOp) -> Callable:
             return dispatch_from_binding(function, args, kwargs)
         return python_op(args, kwargs)
 
-    function.__name__ = function.__qualname__ = python_op.name
+    function.__name__ = python_op.name
+    function.__qualname__ = f"_VariableFunctionsClass.{python_op.name}"  # torch's functions' qualname
     function._python_op = python_op  # type: ignore[attr-defined]
     return function
 

@@ -114,6 +114,14 @@ def overloaded_types(args: tuple, kwargs: dict) -> list[type]:
     return found
 
 
+def _first_instance(cls: type, args: tuple, kwargs: dict) -> Any:
+    for value in (*args, *kwargs.values()):
+        for item in (value if isinstance(value, (list, tuple)) else (value,)):
+            if type(item) is cls:
+                return item
+    return cls
+
+
 def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs: dict,
                        included: int) -> Any:
     """Run a handler with every key above Python excluded (and `included` as the included set)."""
@@ -141,7 +149,9 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             local._included, local._excluded, local.salt = saved
             stack.append(mode)
     for cls in types:
-        result = _call_below_python(cls.__torch_dispatch__, op, tuple(types), handler_args,
+        # torch looks the handler up on an argument, so a plain method binds to that instance
+        handler = getattr(_first_instance(cls, args, kwargs), "__torch_dispatch__")
+        result = _call_below_python(handler, op, tuple(types), handler_args,
                                     handler_kwargs, tls.local._included)
         if result is not NotImplemented:
             return result

@@ -9,6 +9,20 @@ import numpy as np
 from . import dtype as _dt
 from .device import CPU, canonical_device
 from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
+from .._dispatch import keys as _keys
+from .._dispatch import tls as _tls
+
+_PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
+
+
+def _lifted(result: Tensor) -> Tensor:
+    """torch passes every tensor made from Python data through aten::lift_fresh, which returns
+    its input; only a TorchDispatchMode can tell, so the op is dispatched only while one is active."""
+    if not _tls.local._included & _PYTHON_BIT:
+        return result
+    from .._dispatch.ops import op_for
+
+    return op_for("aten::lift_fresh")(result)
 
 
 def _infer_dtype(data: Any) -> _dt.dtype:
@@ -78,6 +92,7 @@ def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,
         result = meta_tensor(array.shape, target)
     else:
         result = from_array(array, target)  # np.array made a fresh C-contiguous copy
+    result = _lifted(result)
     if requires_grad:
         result.requires_grad_(True)
     return result
@@ -108,8 +123,45 @@ def from_numpy(array: np.ndarray) -> Tensor:
     # As in torch, the storage starts at the array's first element and spans its extent.
     extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, array.strides)) // array.itemsize if array.size else 0
     result._storage = UntypedStorage(array, extent * array.itemsize, CPU)
-    return result
+    return _lifted(result)
 
 
 def is_tensor(obj: Any) -> bool:
     return isinstance(obj, Tensor)
+
+
+def _legacy_new(cls: type, *args: Any, device: Any = None) -> Tensor:
+    """torch.Tensor(...) and SubTensor(...): the legacy constructor. No arguments: an empty
+    tensor; sizes (ints or a Size): an uninitialized tensor of them; a sequence or array: its
+    data as the default dtype; a tensor: an alias of it."""
+    from .subclassing import alias_as
+
+    default = _dt.get_default_dtype()
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        source = args[0]
+        if source._dtype is not default:
+            raise TypeError(f"expected {_legacy_type_name(default)} (got {source._dtype})")
+        result = source
+    elif not args or all(_is_size_value(a) for a in args) or (
+            len(args) == 1 and isinstance(args[0], tuple) and type(args[0]).__name__ == "Size"):
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+        shape = tuple(int(s) for s in sizes) if args else (0,)
+        dev = canonical_device(device)
+        np_dtype = _dt.to_numpy_dtype(default)
+        result = meta_tensor(shape, default) if dev.type == "meta" else from_array(np.zeros(shape, np_dtype), default)
+    elif len(args) == 1 and not isinstance(args[0], (str, bytes)):
+        result = tensor(args[0], dtype=default, device=device)
+    else:
+        raise TypeError(f"new(): invalid data type '{type(args[-1]).__name__}'")
+    return result if cls is Tensor else alias_as(cls, result)
+
+
+def _is_size_value(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) or type(value).__name__ == "SymInt"
+
+
+def _legacy_type_name(d: _dt.dtype) -> str:
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(d._name, d._name)
+
+
+Tensor.__new__ = _legacy_new  # type: ignore[assignment]

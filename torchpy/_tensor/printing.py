@@ -311,9 +311,11 @@ def format_tensor(
     suffixes = []
     if device.split(":", 1)[0] != "cpu":
         suffixes.append(f"device='{device}'")
-    if values is None or math.prod(shape) == 0:
+    # A wrapper subclass has no values of its own but prints its tensor_contents as data.
+    is_meta = device.split(":", 1)[0] == "meta"
+    if (values is None and tensor_contents is None) or math.prod(shape) == 0:
         body = "..." if values is None else "[]"
-        suffixes += _dataless_suffixes(values is None, shape, dtype_name, default_dtype_name)
+        suffixes += _dataless_suffixes(is_meta or values is None, shape, dtype_name, default_dtype_name)
     else:
         if not _OPTS.edgeitems:
             suffixes.append(f"size={tuple(shape)}")

@@ -24,6 +24,7 @@ import numpy as np
 from . import dtype as _dt
 from .device import CPU, CPU_KEYSET, META, META_KEYSET, device
 from .dtype import dtype
+from .enums import layout, strided
 from .printing import format_tensor
 
 
@@ -167,6 +168,10 @@ class Tensor:
     @property
     def device(self) -> device:
         return self._device
+
+    @property
+    def layout(self) -> layout:
+        return strided  # torchpy has dense tensors only
 
     @property
     def is_meta(self) -> bool:

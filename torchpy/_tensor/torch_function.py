@@ -44,6 +44,19 @@ class _FunctionState(threading.local):
 
 state = _FunctionState()
 
+
+def disable_for_internals() -> tuple[bool, bool]:
+    """Turn __torch_function__ off (modes and subclasses) while torchpy's own autograd code
+    runs: in torch that code is C++ and never passes through Python bindings. Returns the
+    state to hand to `restore`."""
+    saved = (state.enabled, state.subclasses_enabled)
+    state.enabled = state.subclasses_enabled = False
+    return saved
+
+
+def restore(saved: tuple[bool, bool]) -> None:
+    state.enabled, state.subclasses_enabled = saved
+
 # Types that can never carry an override; checked first so plain calls stay cheap.
 _PLAIN_TYPES = frozenset({Tensor, int, float, bool, complex, str, type(None), slice, type(Ellipsis)})
 
@@ -156,14 +169,14 @@ def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> An
     """What a native binding does when needs_override() is true (PyTorch's message when every
     handler declines differs from the Python-level one)."""
     overloaded = _overloaded_args((*args, *kwargs.values()))
-    result = _run_handlers(public_api, overloaded, args, kwargs)
+    # a native binding hands its handlers kwargs=None when the call had none
+    result = _run_handlers(public_api, overloaded, args, kwargs or None)
     if result is not NotImplemented:
         return result
     if not overloaded:  # modes all declined and nothing else overrides: run the plain function
         with DisableTorchFunction():
             return public_api(*args, **kwargs)
-    listed = "".join(f"  - tensor subclass {type(a)}\n" if isinstance(a, Tensor) else f"  - mode object {type(a)}\n"
-                     for a in overloaded)
+    listed = "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
     raise TypeError(
         f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
         f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "

@@ -10,30 +10,67 @@ instead and nothing is accumulated.
 
 from __future__ import annotations
 
-import heapq
 from typing import Any, Sequence
 
+from .._aten.kernels.copy import is_non_overlapping_and_dense
+from .._dispatch.ops import op_for
+from .._tensor.enums import contiguous_format
+from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .anomaly_mode import call_node_with_anomaly_checks, state as _anomaly_state
 from .graph import AccumulateGrad, Node, gradient_edge
+from .ready_queue import ReadyQueue
+
+_new_empty_strided = op_for("aten::new_empty_strided")
 
 
 def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
     """variable.grad += grad (the grad itself the first time), then post-accumulate hooks.
 
-    With create_graph the stored gradient keeps its history; otherwise it is detached.
-    Accumulation is out of place, so a gradient tensor shared by two leaves (an identity
-    backward hands the same tensor on) is never modified through the other.
+    The first gradient is stored as torch's AccumulateGrad stores it: taken over (detached)
+    when grad mode is off and its strides obey the layout contract;
+    otherwise copied into a tensor with the variable's strides (new_empty_strided + copy_),
+    which with create_graph records the copy. Accumulation is out of place, so a gradient
+    tensor shared by two leaves (an identity backward hands the same tensor on) is never
+    modified through the other.
     """
-    if variable._grad is None:
-        variable._grad = grad if grad_mode.state.enabled else grad.detach()
-    else:
-        variable._grad = variable._grad + grad
+    saved_state = _torch_function.disable_for_internals()
+    try:
+        _store_grad(variable, grad)
+    finally:
+        _torch_function.restore(saved_state)
     meta = variable._autograd_meta
     if meta is not None:
         for hook in meta.post_accumulate_hooks:
             hook(variable)
+
+
+def _store_grad(variable: Tensor, grad: Tensor) -> None:
+    if variable._grad is None:
+        if not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
+            variable._grad = grad.detach()
+        else:
+            variable._grad = _clone_obey_contract(grad, variable)
+    else:
+        variable._grad = variable._grad + grad
+
+
+def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
+    """torch's rule: a dense variable's gradient has its strides (size-1 dims aside);
+    any other variable's gradient is contiguous."""
+    if is_non_overlapping_and_dense(variable._shape, variable.stride()):
+        return all(size == 1 or a == b for size, a, b in zip(grad._shape, grad.stride(), variable.stride()))
+    return grad.is_contiguous()
+
+
+def _clone_obey_contract(grad: Tensor, variable: Tensor) -> Tensor:
+    if is_non_overlapping_and_dense(variable._shape, variable.stride()):
+        # the op itself, not Tensor.new_empty_strided: torch's C++ call passes no pin_memory
+        out = _new_empty_strided(grad, list(variable._shape), list(variable.stride()), dtype=variable._dtype,
+                                 layout=variable.layout, device=variable._device)
+        return out.copy_(grad)
+    return grad.clone(memory_format=contiguous_format)
 
 
 def _add(a: Tensor | None, b: Tensor | None) -> Tensor | None:
@@ -123,15 +160,17 @@ def run_backward(
             buffer = buffers[node] = [None] * node._num_outputs
         buffer[input_nr] = _add(buffer[input_nr], grad)
 
-    ready = [(-n._sequence_nr, id(n), n) for n in root_nodes if dependencies.get(n, 0) == 0]
-    heapq.heapify(ready)
+    ready = ReadyQueue()
+    for n in root_nodes:
+        if dependencies.get(n, 0) == 0:
+            ready.push(n)
     executed: list[Node] = []
     state = grad_mode.state
     previous_grad_mode = state.enabled
     state.enabled = create_graph
     try:
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = ready.pop()
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad_hooks:
                 grads = _run_pre_hooks(node, grads)
@@ -158,7 +197,7 @@ def run_backward(
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:
-                    heapq.heappush(ready, (-next_node._sequence_nr, id(next_node), next_node))
+                    ready.push(next_node)
     finally:
         state.enabled = previous_grad_mode
     if not retain_graph:

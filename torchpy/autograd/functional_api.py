@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 
 from .._dispatch.ops import OpOverload, op_for
 from .._tensor.enums import preserve_format
+from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
 from .engine import accumulate_into_grad, run_backward
 from .graph import RemovableHandle, autograd_meta, grad_accumulator
@@ -31,6 +32,14 @@ _ONES_LIKE: OpOverload | None = None
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]:
+    saved_state = _torch_function.disable_for_internals()
+    try:
+        return _make_grads_below_torch_function(outputs, grads)
+    finally:
+        _torch_function.restore(saved_state)
+
+
+def _make_grads_below_torch_function(outputs: Sequence[Tensor], grads: Sequence[Any]) -> list[Tensor]:
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if grad is None:
@@ -130,6 +139,11 @@ def grad(
 
 def tensor_backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None,
                     create_graph: bool = False, inputs: Any = None) -> None:
+    """Tensor.backward: a Python function in torch, so __torch_function__ sees the call itself."""
+    if _torch_function.has_torch_function_unary(self):
+        return _torch_function.handle_torch_function(
+            Tensor.backward, (self,), self, gradient=gradient, retain_graph=retain_graph,
+            create_graph=create_graph, inputs=inputs)
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 

@@ -216,9 +216,14 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         for name in formula.save:
             if name[:6] == "result":
                 index = int(name[6:] or 0)
+                output = outputs[index]
+                if not (output._dtype.is_floating_point or output._dtype.is_complex):
+                    # an integer output (indices) has no history: torch saves it as it is
+                    node._saved[name] = SavedTensor(output)
+                    continue
                 # As in PyTorch, an output is saved detached (no reference cycle through its
                 # grad_fn); unpacking reattaches it to this node for double backward.
-                detached = _DETACH(outputs[index])
+                detached = _DETACH(output)
                 node._saved[name] = SavedTensor(detached, output_of=node, output_nr=index)
             elif "." in name:  # "self.shape": only the geometry, so self is not kept alive
                 node._saved[name.replace(".", "_")] = geometry[name]

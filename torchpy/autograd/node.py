@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._tensor import torch_function as _torch_function
+
 from .._tensor.tensor import Tensor
 from .derivatives import Derivative
 from .graph import Node, SavedTensor
@@ -68,13 +70,24 @@ class OpNode(Node):
 
     def apply(self, grad_outputs: list) -> list:
         if self._num_outputs == 1:
+            if grad_outputs[0] is None:
+                return [None] * len(self._inputs)
+        elif all(g is None for g in grad_outputs):
+            return [None] * len(self._inputs)
+        saved_state = _torch_function.disable_for_internals()
+        try:
+            return self._apply(grad_outputs)
+        finally:
+            _torch_function.restore(saved_state)
+
+    def _apply(self, grad_outputs: list) -> list:
+        if self._num_outputs == 1:
             grad = grad_outputs[0]
-            if grad is None:
-                return [None] * len(self._inputs)
         else:
-            if all(g is None for g in grad_outputs):
-                return [None] * len(self._inputs)
-            grad = tuple(g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta))
+            # As in torch, missing gradients of differentiable outputs are zeros; integer outputs
+            # (indices) never get one, so none is made for them.
+            grad = tuple(g if g is not None or meta is None or not _differentiable(meta[1]) else _zeros(meta)
+                         for g, meta in zip(grad_outputs, self._output_meta))
         saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
                  for name, value in self._saved.items()}
         if self._formula.takes_needs:
@@ -122,6 +135,10 @@ def _unpack(value: Any) -> Any:
     if isinstance(value, list):
         return [_unpack(v) for v in value]
     return value
+
+
+def _differentiable(dtype: Any) -> bool:
+    return dtype.is_floating_point or dtype.is_complex
 
 
 def _zeros(meta: tuple) -> Tensor:

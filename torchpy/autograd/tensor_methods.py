@@ -28,6 +28,10 @@ def _set_data(self: Tensor, new: Tensor) -> None:
 
 def install() -> None:
     Tensor.backward = functional_api.tensor_backward
+    # named as torch's Python method is, for resolve_name and __torch_function__ logs
+    functional_api.tensor_backward.__name__ = "backward"
+    functional_api.tensor_backward.__qualname__ = "Tensor.backward"
+    functional_api.tensor_backward.__module__ = Tensor.__module__
     Tensor.register_hook = functional_api.register_hook
     Tensor.retain_grad = functional_api.retain_grad
     Tensor.retains_grad = property(functional_api.retains_grad)

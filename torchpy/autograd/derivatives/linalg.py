@@ -15,7 +15,32 @@ def _scaled(t, factor):
 
 @derivative("aten::mm", "MmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
 def mm_backward(grad, self, mat2, needs=(True, True)):
-    return (grad.mm(mat2.t()) if needs[0] else None), (self.t().mm(grad) if needs[1] else None)
+    # torch's generated MmBackward0 computes mat2's gradient first
+    grad_mat2 = _mm_mat2_backward(grad, self, mat2) if needs[1] else None
+    grad_self = _mm_mat1_backward(grad, mat2, self) if needs[0] else None
+    return grad_self, grad_mat2
+
+
+def _column_major(t):
+    sizes, strides = t.shape, t.stride()
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mm_mat1_backward(grad, mat2, mat1):
+    """d(mat1 @ mat2)/d(mat1), as torch computes it: a column-major mat1 gets a column-major grad."""
+    if _column_major(mat1):
+        return _conj(mat2).mm(grad.t()).t()
+    return grad.mm(_conj(mat2.t()))
+
+
+def _mm_mat2_backward(grad, mat1, mat2):
+    if _column_major(mat2):
+        return grad.t().mm(_conj(mat1)).t()
+    return _conj(mat1.t()).mm(grad)
+
+
+def _conj(t):
+    return t.conj() if t.dtype.is_complex else t  # torch's conj() of a real tensor is no op call
 
 
 @derivative("aten::bmm", "BmmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
@@ -43,7 +68,8 @@ def vdot_backward(grad, self, other):
 @derivative("aten::addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
             save=("mat1", "mat2", "beta", "alpha"))
 def addmm_backward(grad, mat1, mat2, beta, alpha, needs):
-    grad_mat1, grad_mat2 = mm_backward(grad, mat1, mat2, needs[1:])
+    grad_mat1 = _mm_mat1_backward(grad, mat2, mat1) if needs[1] else None
+    grad_mat2 = _mm_mat2_backward(grad, mat1, mat2) if needs[2] else None
     return _scaled(grad, beta) if needs[0] else None, _scaled(grad_mat1, alpha), _scaled(grad_mat2, alpha)
 
 

@@ -59,7 +59,9 @@ def rsub_scalar_backward(grad, alpha):
 
 @derivative("aten::mul.Tensor", "MulBackward0", inputs=("self", "other"), save=("self", "other"))
 def mul_backward(grad, self, other, needs):
-    return (grad * other if needs[0] else None), (grad * self if needs[1] else None)
+    # torch's generated MulBackward0 computes other's gradient first
+    grad_other = grad * self if needs[1] else None
+    return (grad * other if needs[0] else None), grad_other
 
 
 @derivative("aten::mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
@@ -127,7 +129,9 @@ def fmod_scalar_backward(grad):
 def pow_scalar_exponent_backward(grad, self, exponent):
     if exponent == 0:
         return _zeros(grad)
-    return grad * (self.pow(exponent - 1) * exponent)
+    # torch computes with the exponent as a double (or complex): pow(x, 1.0), then mul.Scalar
+    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
+    return grad * torchpy.ops.aten.mul.Scalar(self.pow(exponent - 1), exponent)
 
 
 # pow_.Scalar is pow.Tensor_Scalar's in-place form (not pow.Scalar's): registered by name.

@@ -132,7 +132,8 @@ def _select_back(grad, indices, shape, dim, keepdim):
     dim = wrap_dim(dim, len(shape))
     if not keepdim:
         grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
-    return zeros(shape, grad).scatter(dim, indices, grad)
+    # the op itself: torch's C++ formula passes no pin_memory, as Tensor.new_zeros does
+    return torchpy.ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
 
 
 @derivative("aten::max.dim", "MaxBackward0", inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))

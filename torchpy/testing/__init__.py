@@ -1,0 +1,1 @@
+"""torchpy.testing: torch.testing's helpers (`_internal.logging_tensor`, ...)."""

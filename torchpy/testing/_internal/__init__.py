@@ -1,0 +1,1 @@
+"""torch.testing._internal: test utilities that code written for torch imports."""
