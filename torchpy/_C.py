@@ -139,6 +139,10 @@ def __getattr__(name: str):
         from ._tensor import torch_function
 
         return getattr(torch_function, name)
+    if name == "_current_graph_task_id":
+        from .autograd.engine import current_graph_task_id
+
+        return current_graph_task_id
     if name == "_disabled_torch_dispatch_impl":
         from ._tensor.subclassing import _disabled_torch_dispatch_impl
 

@@ -264,3 +264,23 @@ def test_backward_dispatches_what_torch_dispatches():
         y.backward()
 
     assert_same_dispatch(program, np.array([1.0, 2.0], dtype=np.float32))
+
+
+def test_queued_callbacks_run_when_backward_ends():
+    # Variable._execution_engine.queue_callback and _C._current_graph_task_id, as in torch.
+    for lib in (torch, torchpy):
+        events = []
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 2
+
+        def hook(grad, lib=lib, events=events):
+            events.append(("hook", lib._C._current_graph_task_id() != -1))
+            lib.autograd.Variable._execution_engine.queue_callback(lambda: events.append("callback"))
+
+        b.register_hook(hook)
+        b.sum().backward()
+        events.append(("after", lib._C._current_graph_task_id()))
+        assert events == [("hook", True), "callback", ("after", -1)], lib.__name__
+        with pytest.raises(RuntimeError, match="Final callbacks can only be installed during backward pass."):
+            lib.autograd.Variable._execution_engine.queue_callback(lambda: None)
+        assert isinstance(a, lib.autograd.Variable)

@@ -193,7 +193,6 @@ print(test)
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="needs torch.autograd.gradcheck")
 def test_gradcheck_of_linear():
     assert_same(LINEAR_FUNCTION + LINEAR_WRAPPERS + GRADCHECK, seed=0)
 
@@ -286,7 +285,6 @@ print(Linear(3, 2, bias=False))
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="needs torchpy.nn.Module, nn.Parameter and nn.init")
 def test_linear_module():
     assert_same(LINEAR_FUNCTION + LINEAR_MODULE + LINEAR_MODULE_DRIVER, seed=0)
 

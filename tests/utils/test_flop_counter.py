@@ -159,7 +159,6 @@ def _mlp(t):
     return t.nn.Sequential(t.nn.Linear(8, 16), t.nn.ReLU(), t.nn.Sequential(t.nn.Linear(16, 4)))
 
 
-@pytest.mark.xfail(strict=True, reason="needs torchpy.nn.Module")
 def test_per_module_counts_match_torch():
     results = []
     for lib, module in LIBS:
@@ -171,7 +170,6 @@ def test_per_module_counts_match_torch():
     assert "Sequential.2.0" in results[1][1]
 
 
-@pytest.mark.xfail(strict=True, reason="needs torchpy.nn.Module")
 def test_per_module_table_matches_torch():
     tables = []
     for lib, module in LIBS:

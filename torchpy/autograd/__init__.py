@@ -31,6 +31,7 @@ from .grad_mode import (  # noqa: F401
 from . import gradcheck as _gradcheck_module  # noqa: F401  (the module stays in sys.modules)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401,E402  (as in torch, the name is the function)
 from .kernel import autograd_kernel  # noqa: F401  (registers the Autograd fallback)
+from .variable import Variable  # noqa: F401
 from .tensor_methods import install as _install_tensor_methods
 
 _install_tensor_methods()

@@ -10,7 +10,9 @@ instead and nothing is accumulated.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import itertools
+import threading
+from typing import Any, Callable, Sequence
 
 from .._aten.kernels.copy import is_non_overlapping_and_dense
 from .._dispatch.ops import op_for
@@ -125,7 +127,55 @@ def _call_node(node: Node, grads: list) -> list:
     return outputs
 
 
+class _GraphTasks(threading.local):
+    """The backward passes running on this thread (nested ones run inside a hook or formula)."""
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.callbacks: list[list[Callable[[], None]]] = []
+
+
+_tasks = _GraphTasks()
+_task_ids = itertools.count()
+
+
+def current_graph_task_id() -> int:
+    """torch._C._current_graph_task_id: the running backward pass's id, -1 outside one."""
+    return _tasks.ids[-1] if _tasks.ids else -1
+
+
+def queue_callback(callback: Callable[[], None]) -> None:
+    """Variable._execution_engine.queue_callback: run `callback` when this backward pass ends."""
+    if not _tasks.callbacks:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _tasks.callbacks[-1].append(callback)
+
+
 def run_backward(
+    roots: Sequence[Tensor],
+    root_grads: Sequence[Tensor | None],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    accumulate: bool = True,
+    allow_unused: bool = True,
+) -> list[Tensor | None] | None:
+    """Run the graph from `roots`; accumulate into leaves' .grad, or return grads of `inputs`.
+    Callbacks queued while it runs (queue_callback) run when it has finished."""
+    _tasks.ids.append(next(_task_ids))
+    callbacks: list[Callable[[], None]] = []
+    _tasks.callbacks.append(callbacks)
+    try:
+        result = _run_graph(roots, root_grads, retain_graph, create_graph, inputs, accumulate, allow_unused)
+        while callbacks:  # a callback may queue another
+            callbacks.pop(0)()
+        return result
+    finally:
+        _tasks.ids.pop()
+        _tasks.callbacks.pop()
+
+
+def _run_graph(
     roots: Sequence[Tensor],
     root_grads: Sequence[Tensor | None],
     retain_graph: bool,

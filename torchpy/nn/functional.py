@@ -16,4 +16,23 @@ linear = _nn["linear"]
 from .._aten.python_reductions import functional_log_softmax as log_softmax  # noqa: E402
 from .._aten.python_reductions import functional_softmax as softmax  # noqa: E402
 
-__all__ = ["linear", "log_softmax", "softmax"]
+
+
+def relu(input, inplace: bool = False):  # type: ignore[no-untyped-def]
+    """max(input, 0); in place with inplace=True (Python-level in torch too, over aten relu / relu_)."""
+    from .._tensor.torch_function import handle_torch_function, has_torch_function_unary
+
+    if has_torch_function_unary(input):
+        return handle_torch_function(relu, (input,), input, inplace=inplace)
+    return input.relu_() if inplace else input.relu()
+
+
+def tanh(input):  # type: ignore[no-untyped-def]
+    return input.tanh()
+
+
+def sigmoid(input):  # type: ignore[no-untyped-def]
+    return input.sigmoid()
+
+
+__all__ = ["linear", "log_softmax", "relu", "sigmoid", "softmax", "tanh"]

@@ -62,12 +62,28 @@ class ModuleTracker:
         self._seen_modules: weakref.WeakSet = weakref.WeakSet()
         self._hooks: list[Any] = []
         self._handles: list[Any] = []
+        self._has_callback = False
+
+    def _maybe_set_engine_callback(self) -> None:
+        # When the backward pass ends every module it entered is done: back to just "Global"
+        # (a module whose inputs need no grad is never left by a gradient hook).
+        if self._has_callback:
+            return
+
+        def callback() -> None:
+            self.parents = {"Global"}
+            self._has_callback = False
+
+        from ..autograd.engine import queue_callback
+
+        queue_callback(callback)
+        self._has_callback = True
 
     @property
     def is_bw(self) -> bool:
-        from ..autograd import engine
+        from ..autograd.engine import current_graph_task_id
 
-        return bool(getattr(engine, "running_backward", False))
+        return current_graph_task_id() != -1
 
     def _get_mod_name(self, mod: Any) -> str:
         if mod not in self._known_modules:
@@ -82,6 +98,8 @@ class ModuleTracker:
 
     def _enter(self, name: str, is_bw: bool) -> Callable[..., None]:
         def fn(*_: Any) -> None:
+            if is_bw:
+                self._maybe_set_engine_callback()
             if name in self.parents:
                 logger.info("The module hierarchy tracking seems to be broken as this Module was already "
                             "entered. %s during %s", name, "backward" if is_bw else "forward")
