@@ -429,11 +429,23 @@ def view_of(base: Tensor, array: np.ndarray) -> Tensor:
     t = from_array(array, base._dtype)
     t._offset = None
     t._storage = base.untyped_storage()
-    t._base = base._base if base._base is not None else base
+    root = t._base = base._base if base._base is not None else base
     if base._version_counter is None:
         base._version_counter = [0]
     t._version_counter = base._version_counter
+    if not _view_grad_state.enabled and root._requires_grad:
+        _on_no_grad_view(t, root)
     return t
+
+
+class _GradOn:
+    enabled = True
+
+
+# torchpy.autograd.views replaces these: a view made with grad mode off of a tensor that
+# requires grad is marked there (it requires grad, and may not be modified in place later).
+_view_grad_state: Any = _GradOn()
+_on_no_grad_view: Any = None
 
 
 def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None = None,

@@ -21,6 +21,7 @@ from . import grad_mode
 from .derivatives import FORMULAS
 from .graph import SavedTensor, autograd_meta, gradient_edge
 from .node import InputInfo, NotImplementedNode, OpNode
+from . import views
 
 BELOW_AUTOGRAD = K.full_after(DispatchKey.AutogradOther)
 # Excluded while the op runs below autograd: nested op calls record nothing.
@@ -56,6 +57,8 @@ def _any_input_requires_grad(op: Any, args: tuple, kwargs: dict) -> bool:
                     return True
             elif value._requires_grad:
                 return True
+            elif value._base is not None and value._base._requires_grad:
+                return True  # a view requires grad when its base does (the base may have gained history)
     except AttributeError:  # a non-Tensor where a Tensor goes (a kernel passed it through)
         return any(_requires_grad(v) for v in (*args, *kwargs.values()))
     return False
@@ -153,7 +156,12 @@ def _geometry(value: Any, attr: str) -> Any:
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     schema = op._schema
     values = _argument_values(schema, args, kwargs)
+    kind = schema.kind.name
+    inplace_on_view = kind == "inplace" and values["self"]._base is not None
+    if inplace_on_view:
+        views.check_inplace(values["self"])
     _check_mutations(op, values)
+    views.refresh_inputs(values)
     formula = _formula_for(op)
     if formula is not None and formula.backward is None:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
@@ -172,6 +180,8 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
                     for name in formula.save if "." in name}
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
+    if kind == "view":
+        views.mark_views(args[0], outputs, isinstance(result, (tuple, list)))
     if formula is None:
         edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
         node = NotImplementedNode(op.name(), edges, len(outputs))
@@ -203,6 +213,8 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             out._grad_fn = node
             out._requires_grad = True
             autograd_meta(out).output_nr = index
+    if inplace_on_view:
+        views.rebase_history(values["self"], node)
     return result
 
 

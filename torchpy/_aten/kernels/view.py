@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
+from ..._tensor import tensor as _tensor_module
 from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, meta_tensor, view_of
 from ..registry import register
 
@@ -39,10 +40,12 @@ def _view(self: Tensor, arr: Any, shape: tuple, strides: tuple | None, offset: i
     strides/offset None: read them off `arr` when asked (right when arr is C-contiguous)."""
     if arr is None:
         t = meta_tensor(shape, self._dtype, strides, offset, self._storage)
-        t._base = self._base if self._base is not None else self
+        root = t._base = self._base if self._base is not None else self
         if self._version_counter is None:
             self._version_counter = [0]
         t._version_counter = self._version_counter
+        if not _tensor_module._view_grad_state.enabled and root._requires_grad:
+            _tensor_module._on_no_grad_view(t, root)
         return t
     t = view_of(self, arr)
     t._stride = strides
