@@ -446,6 +446,7 @@ class _GradOn:
 # requires grad is marked there (it requires grad, and may not be modified in place later).
 _view_grad_state: Any = _GradOn()
 _on_no_grad_view: Any = None
+_on_multi_output_views: Any = None
 
 
 def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None = None,

@@ -94,10 +94,20 @@ def _no_grad_view(t: Tensor, root: Tensor) -> None:
     t._requires_grad = True
 
 
-# view_of (the CPU view kernels' constructor) sits below autograd: give it the grad-mode
-# state and the no-grad hook, so a view costs one attribute check more.
+def _multi_output_views(pieces: list[Tensor]) -> None:
+    """unbind / split pieces: the Autograd kernel may not record the call (the input needs no
+    grad), yet the pieces may never be rebased. A piece made with grad mode off keeps that mark."""
+    creation = MULTI_OUTPUT_NODE if grad_mode.state.enabled else NO_GRAD_MODE
+    for piece in pieces:
+        if piece._autograd_meta is None:
+            piece._autograd_meta = ViewAutogradMeta(piece._version, creation)
+
+
+# The view kernels sit below autograd: they get the grad-mode state and these hooks, so a
+# view costs one attribute check more.
 _tensor_module._view_grad_state = grad_mode.state
 _tensor_module._on_no_grad_view = _no_grad_view
+_tensor_module._on_multi_output_views = _multi_output_views
 
 
 # --- errors ---------------------------------------------------------------------------------

@@ -661,7 +661,7 @@ def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
     if not self._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, len(self._shape))
-    return [select(self, d, i) for i in range(self._shape[d])]
+    return _multi_output([select(self, d, i) for i in range(self._shape[d])])
 
 
 def _slices(self: Tensor, d: int, sizes: Sequence[int]) -> list[Tensor]:
@@ -670,6 +670,15 @@ def _slices(self: Tensor, d: int, sizes: Sequence[int]) -> list[Tensor]:
     for size in sizes:
         pieces.append(slice_(self, d, start, start + size))
         start += size
+    return _multi_output(pieces)
+
+
+def _multi_output(pieces: list[Tensor]) -> list[Tensor]:
+    """Views from one call that returns several may not be modified in place under autograd:
+    torchpy.autograd.views marks them (PyTorch's CreationMeta::MULTI_OUTPUT_NODE)."""
+    mark = _tensor_module._on_multi_output_views
+    if mark is not None:
+        mark(pieces)
     return pieces
 
 
@@ -719,6 +728,7 @@ def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int =
 
 def _untracked(piece: Tensor) -> Tensor:
     piece._base = None
+    piece._autograd_meta = None
     piece._version_counter = None
     return piece
 
