@@ -153,21 +153,29 @@ def _geometry(value: Any, attr: str) -> Any:
     return None if value is None else _GEOMETRY[attr](value)
 
 
+def _kind(op: Any) -> str:
+    """The op's SchemaKind name, computed once and kept on the op."""
+    try:
+        return op._autograd_kind
+    except AttributeError:
+        kind = op._autograd_kind = op._schema.kind.name
+        return kind
+
+
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     schema = op._schema
     values = _argument_values(schema, args, kwargs)
-    kind = schema.kind.name
-    inplace_on_view = kind == "inplace" and values["self"]._base is not None
+    target = values.get("self")
+    inplace_on_view = isinstance(target, Tensor) and target._base is not None and _kind(op) == "inplace"
     if inplace_on_view:
-        views.check_inplace(values["self"])
+        views.check_inplace(target)
     _check_mutations(op, values)
-    views.refresh_inputs(values)
     formula = _formula_for(op)
     if formula is not None and formula.backward is None:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
     to_save = values
-    if formula is not None and "self" in formula.save and schema.kind.name == "inplace":
+    if formula is not None and "self" in formula.save and _kind(op) == "inplace":
         # The formula needs self as it was before the op overwrote it.
         to_save = dict(values)
         with grad_mode.no_grad():
@@ -175,20 +183,26 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     if formula is not None:
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
         inputs = _flat_inputs(values, formula.inputs)
+        # Before the op runs: a view input's grad_fn is regenerated here if its base changed in
+        # place (which may raise), and an in-place op's self still has its old history.
+        edges = tuple(
+            gradient_edge(v) if isinstance(v, Tensor) and (v._requires_grad or v._base is not None) else (None, 0)
+            for v in inputs
+        )
         infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
         geometry = {name: _geometry(to_save[name.split(".")[0]], name.split(".")[1])
                     for name in formula.save if "." in name}
+    else:
+        views.refresh_inputs(values)
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
-    if kind == "view":
+    first = outputs[0] if outputs else None
+    if isinstance(first, Tensor) and first._base is not None and first is not target and _kind(op) == "view":
         views.mark_views(args[0], outputs, isinstance(result, (tuple, list)))
     if formula is None:
         edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
         node = NotImplementedNode(op.name(), edges, len(outputs))
     else:
-        edges = tuple(
-            gradient_edge(v) if isinstance(v, Tensor) and v._requires_grad else (None, 0) for v in inputs
-        )
         node = OpNode(formula, edges, infos, len(outputs))
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
         for name in formula.save:
