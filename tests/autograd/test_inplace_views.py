@@ -374,3 +374,46 @@ def test_dispatch_log_matches_torch(program):
         logs.append(dispatch_log(lib, lambda t, *args: program(t, *args), a, x, g))
     assert logs[1] == logs[0]
     assert any(op == "aten.new_empty_strided.default" for op, _, _ in logs[1])
+
+
+# --- double backward, retain_grad, hooks, printing ------------------------------------------
+
+
+def test_double_backward_through_copy_slices():
+    results = []
+    for lib in LIBS:
+        a = _f64(lib, [[1.0, 2.0], [3.0, 4.0]], True)
+        y = _f64(lib, [0.5, -2.0], True)
+        b = a * a
+        b[0].mul_(y)
+        ga, gy = lib.autograd.grad((b * b).sum(), (a, y), create_graph=True)
+        (ga.sum() + gy.sum()).backward()
+        results.append((ga.tolist(), gy.tolist(), a.grad.tolist(), y.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def test_retain_grad_and_hooks_follow_torch():
+    results = []
+    for lib in LIBS:
+        a, y = _f64(lib, [[1.0, 2.0], [3.0, 4.0]], True), _f64(lib, [0.5, -2.0], True)
+        b = a * 1
+        b.retain_grad()
+        seen = []
+        b.register_hook(lambda g: seen.append(g.tolist()))
+        v = b[1]
+        v.retain_grad()
+        v.add_(y)
+        (b * b).sum().backward()
+        results.append((b.grad.tolist(), v.grad, a.grad.tolist(), seen))
+    assert results[0] == results[1]
+
+
+def test_stale_view_prints_its_regenerated_grad_fn():
+    printed = []
+    for lib in LIBS:
+        b = _f64(lib, A, True).clone()
+        v = b[1]
+        b.mul_(2)
+        printed.append(repr(v))
+    assert printed[0] == printed[1]
+    assert "AsStridedBackward0" in printed[1]

@@ -352,7 +352,7 @@ class Tensor:
             )
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        grad_fn = self._grad_fn
+        grad_fn = self._grad_fn if self._base is None else self.grad_fn  # a view's may be stale
         prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
         return format_tensor(
             self._data,

@@ -176,10 +176,10 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         return _run_below(op, ks, args, kwargs)
     to_save = values
     if formula is not None and "self" in formula.save and _kind(op) == "inplace":
-        # The formula needs self as it was before the op overwrote it.
+        # The formula needs self as it was before the op overwrote it; cloned with grad mode
+        # on, so the copy keeps self's history for double backward.
         to_save = dict(values)
-        with grad_mode.no_grad():
-            to_save["self"] = values["self"].clone()
+        to_save["self"] = values["self"].clone()
     if formula is not None:
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
         inputs = _flat_inputs(values, formula.inputs)
