@@ -147,10 +147,26 @@ def p_leaf_without_grad(t, a, x, y):
     return (base * a).sum() + (other * 5).sum(), [base, view, other]
 
 
+def p_inplace_view_op_on_view(t, a, x, y):
+    b = a.clone()
+    v = b[:2, :2]
+    v.t_()
+    v.mul_(y[:2].unsqueeze(1))
+    v.unsqueeze_(0)
+    return (b * b).sum() + (v * y[2:]).sum(), [b, v]
+
+
+def p_copy_and_zero_on_views(t, a, x, y):
+    b = a.clone()
+    b[0].copy_(a[1] * 3)
+    b[2].zero_()
+    return (b * b).sum(), [b]
+
+
 PROGRAMS = [p_select_mul, p_slice_add_operand, p_setitem_select_of_view, p_setitem_index_put,
             p_setitem_index_put_on_view, p_setitem_slice_copy, p_transposed, p_diagonal, p_unsqueezed,
             p_chain_of_views, p_old_view_reused, p_base_modified_then_view_used, p_two_inplace_on_view,
-            p_leaf_without_grad]
+            p_leaf_without_grad, p_inplace_view_op_on_view, p_copy_and_zero_on_views]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.__name__[2:])

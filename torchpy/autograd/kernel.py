@@ -158,7 +158,9 @@ def _kind(op: Any) -> str:
     try:
         return op._autograd_kind
     except AttributeError:
-        kind = op._autograd_kind = op._schema.kind.name
+        # t_, squeeze_, ...: they re-view self in place rather than writing its elements
+        kind = "inplace_view" if "inplace_view" in op.tags else op._schema.kind.name
+        op._autograd_kind = kind
         return kind
 
 
@@ -228,7 +230,9 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             out._requires_grad = True
             autograd_meta(out).output_nr = index
     if inplace_on_view:
-        views.rebase_history(values["self"], node)
+        views.rebase_history(target, node)
+    elif isinstance(target, Tensor) and target._base is not None and _kind(op) == "inplace_view":
+        views.mark_current(target)  # its new grad_fn (TBackward1, ...) is the view's history now
     return result
 
 

@@ -327,3 +327,8 @@ def refresh_inputs(values: dict[str, Any]) -> None:
             for item in value:
                 if isinstance(item, Tensor) and item._base is not None:
                     refresh_view(item)
+
+
+def mark_current(t: Tensor) -> None:
+    """After a recorded in-place view op (t_, squeeze_, ...) on view t: its grad_fn is current."""
+    _view_meta(t, t._version, DEFAULT).attr_version = t._version
