@@ -363,7 +363,7 @@ class Tensor:
             )
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        grad_fn = self._grad_fn
+        grad_fn = self._grad_fn if self._base is None else self.grad_fn  # a view's may be stale
         meta = self._autograd_meta
         prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
         return format_tensor(
@@ -452,7 +452,7 @@ def view_of(base: Tensor, array: np.ndarray, stride: tuple[int, ...] | None = No
     t._device = CPU
     storage = base._storage
     t._storage = storage if storage is not None else base.untyped_storage()
-    t._base = base._base if base._base is not None else base
+    root = t._base = base._base if base._base is not None else base
     counter = base._version_counter
     if counter is None:
         counter = base._version_counter = [0]
@@ -462,7 +462,20 @@ def view_of(base: Tensor, array: np.ndarray, stride: tuple[int, ...] | None = No
     t._grad_fn = None
     t._autograd_meta = None
     t._wrapped = None
+    if not _view_grad_state.enabled and root._requires_grad:
+        _on_no_grad_view(t, root)
     return t
+
+
+class _GradOn:
+    enabled = True
+
+
+# torchpy.autograd.views replaces these: a view made with grad mode off of a tensor that
+# requires grad is marked there (it requires grad, and may not be modified in place later).
+_view_grad_state: Any = _GradOn()
+_on_no_grad_view: Any = None
+_on_multi_output_views: Any = None
 
 
 def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None = None,

@@ -176,6 +176,10 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
 
 def gradient_edge(t: Tensor) -> tuple:
     """(node, input_nr) that receives t's gradient, or (None, 0) if t needs none."""
+    if t._base is not None:  # a view's grad_fn is regenerated once its base changed in place
+        from .views import refresh_view
+
+        refresh_view(t)
     if t._grad_fn is not None:
         meta = t._autograd_meta
         return (t._grad_fn, 0 if meta is None else meta.output_nr)

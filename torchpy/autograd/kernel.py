@@ -22,6 +22,7 @@ from .derivatives import FORMULAS
 from .forward_grad import state as _forward_state
 from .graph import SavedTensor, autograd_meta, gradient_edge
 from .node import InputInfo, NotImplementedNode, OpNode
+from . import views
 
 BELOW_AUTOGRAD = K.full_after(DispatchKey.AutogradOther)
 # Excluded while the op runs below autograd: nested op calls record nothing.
@@ -57,6 +58,8 @@ def _any_input_requires_grad(op: Any, args: tuple, kwargs: dict) -> bool:
                     return True
             elif value._requires_grad:
                 return True
+            elif value._base is not None and value._base._requires_grad:
+                return True  # a view requires grad when its base does (the base may have gained history)
     except AttributeError:  # a non-Tensor where a Tensor goes (a kernel passed it through)
         return any(_requires_grad(v) for v in (*args, *kwargs.values()))
     return False
@@ -80,7 +83,7 @@ def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
 class _OpFacts:
     """What recording needs to know about an op, worked out from its schema once."""
 
-    __slots__ = ("arguments", "written", "inplace", "name", "functional_name")
+    __slots__ = ("arguments", "written", "inplace", "kind", "name", "functional_name")
 
     def __init__(self, op: Any) -> None:
         schema = op._schema
@@ -89,6 +92,9 @@ class _OpFacts:
             (a.name, a.kwarg_only) for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
         )
         self.inplace = schema.kind.name == "inplace"
+        # The schema kind, except that t_, squeeze_, ... re-view self in place rather than
+        # writing its elements: "inplace_view".
+        self.kind = "inplace_view" if "inplace_view" in op.tags else schema.kind.name
         # Formulas are looked up per call (one may be registered later); their names once.
         self.name = op.name()
         entry = op._entry
@@ -187,30 +193,43 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
     values = _argument_values(facts, args, kwargs)
+    target = values.get("self")
+    inplace_on_view = facts.kind == "inplace" and isinstance(target, Tensor) and target._base is not None
+    if inplace_on_view:
+        views.check_inplace(target)
     if facts.written:
         _check_mutations(op, facts, values)
     if formula is not None and formula.backward is None:
         return _run_below(op, ks, args, kwargs)
     to_save = values
-    if formula is not None and "self" in formula.save and facts.inplace:
-        # The formula needs self as it was before the op overwrote it.
+    if formula is not None and "self" in formula.save and facts.kind == "inplace":
+        # The formula needs self as it was before the op overwrote it; cloned with grad mode
+        # on, so the copy keeps self's history for double backward.
         to_save = dict(values)
-        to_save["self"] = values["self"].clone()  # recorded: double backward reaches self through it
+        to_save["self"] = values["self"].clone()
     if formula is not None:
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
         inputs = _flat_inputs(values, formula.inputs)
+        # Before the op runs: a view input's grad_fn is regenerated here if its base changed in
+        # place (which may raise), and an in-place op's self still has its old history.
+        edges = tuple(
+            gradient_edge(v) if isinstance(v, Tensor) and (v._requires_grad or v._base is not None) else (None, 0)
+            for v in inputs
+        )
         infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
         geometry = {name: _geometry(to_save[name.split(".")[0]], name.split(".")[1])
                     for name in formula.save if "." in name}
+    else:
+        views.refresh_inputs(values)
     result = _run_below(op, ks, args, kwargs)
     outputs = result if isinstance(result, (tuple, list)) else (result,)
+    first = outputs[0] if outputs else None
+    if facts.kind == "view" and isinstance(first, Tensor) and first._base is not None and first is not target:
+        views.mark_views(args[0], outputs, isinstance(result, (tuple, list)))
     if formula is None:
         edges = tuple(gradient_edge(v) for v in values.values() if isinstance(v, Tensor) and v._requires_grad)
         node = NotImplementedNode(op.name(), edges, len(outputs))
     else:
-        edges = tuple(
-            gradient_edge(v) if isinstance(v, Tensor) and v._requires_grad else (None, 0) for v in inputs
-        )
         node = OpNode(formula, edges, infos, len(outputs))
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
         for name in formula.save:
@@ -241,6 +260,10 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             out._requires_grad = True
             if index or out._autograd_meta is not None:  # output 0 needs no meta of its own
                 autograd_meta(out).output_nr = index
+    if inplace_on_view:
+        views.rebase_history(target, node)
+    elif facts.kind == "inplace_view" and isinstance(target, Tensor) and target._base is not None:
+        views.mark_current(target)  # its new grad_fn (TBackward1, ...) is the view's history now
     return result
 
 

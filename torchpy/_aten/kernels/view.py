@@ -23,6 +23,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
+from ..._tensor import tensor as _tensor_module
 from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, meta_tensor, view_of
 from ..registry import register
 
@@ -39,10 +40,12 @@ def _view(self: Tensor, arr: Any, shape: tuple, strides: tuple | None, offset: i
     strides/offset None: read them off `arr` when asked (right when arr is C-contiguous)."""
     if arr is None:
         t = meta_tensor(shape, self._dtype, strides, offset, self._storage)
-        t._base = self._base if self._base is not None else self
+        root = t._base = self._base if self._base is not None else self
         if self._version_counter is None:
             self._version_counter = [0]
         t._version_counter = self._version_counter
+        if not _tensor_module._view_grad_state.enabled and root._requires_grad:
+            _tensor_module._on_no_grad_view(t, root)
         return t
     return view_of(self, arr, strides, offset)
 
@@ -655,7 +658,7 @@ def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
     if not self._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = _wrap_dim(dim, len(self._shape))
-    return [select(self, d, i) for i in range(self._shape[d])]
+    return _multi_output([select(self, d, i) for i in range(self._shape[d])])
 
 
 def _slices(self: Tensor, d: int, sizes: Sequence[int]) -> list[Tensor]:
@@ -664,6 +667,15 @@ def _slices(self: Tensor, d: int, sizes: Sequence[int]) -> list[Tensor]:
     for size in sizes:
         pieces.append(slice_(self, d, start, start + size))
         start += size
+    return _multi_output(pieces)
+
+
+def _multi_output(pieces: list[Tensor]) -> list[Tensor]:
+    """Views from one call that returns several may not be modified in place under autograd:
+    torchpy.autograd.views marks them (PyTorch's CreationMeta::MULTI_OUTPUT_NODE)."""
+    mark = _tensor_module._on_multi_output_views
+    if mark is not None:
+        mark(pieces)
     return pieces
 
 
@@ -713,6 +725,7 @@ def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int =
 
 def _untracked(piece: Tensor) -> Tensor:
     piece._base = None
+    piece._autograd_meta = None
     piece._version_counter = None
     return piece
 

@@ -9,6 +9,8 @@ for ... is not implemented" (torch's NotImplemented), e.g. aten::copy.
 from __future__ import annotations
 
 import torchpy
+from ..._aten.fastcall import aten, call, call_kw
+from ..._tensor.enums import contiguous_format
 
 from . import derivative
 from ._common import not_differentiable, wrap_dim
@@ -45,18 +47,24 @@ def to_copy_backward(grad):
 # copy_ overwrites self: src gets the gradient (summed to its shape, cast to its dtype centrally).
 @derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"))
 def copy_backward(grad):
-    return torchpy.zeros_like(grad), grad
+    zeros = call_kw(aten("zeros_like"), grad._keyset, (grad,), {"memory_format": contiguous_format})
+    return zeros, grad
 
 
 # --- fills: the old values of self no longer matter ------------------------------------------
 
 
+def _zeros_like(grad):
+    # As PyTorch's C++ formulas call it: no keyword arguments for a dispatch mode to see.
+    return call(aten("zeros_like"), grad._keyset, grad)
+
+
 def _fill_scalar_backward(grad):
-    return torchpy.zeros_like(grad)
+    return _zeros_like(grad)
 
 
 def _fill_tensor_backward(grad):
-    return torchpy.zeros_like(grad), grad.sum()
+    return _zeros_like(grad), grad.sum()
 
 
 derivative("aten::fill.Scalar", "FillBackward0", inputs=("self",))(_fill_scalar_backward)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import torchpy
+from ..._aten.fastcall import aten, call
 
 from . import derivative
 from ._common import flat_positions, scatter_back, wrap_dim, zeros
@@ -130,6 +131,9 @@ def _storage_positions(shape, stride, offset) -> np.ndarray:
 def as_strided_backward(grad, self_shape, self_stride, self_offset, size, stride, storage_offset):
     """Add the output's gradient into a buffer over the storage, read it back at self's
     elements; an element of self that several of its own positions share gets its share."""
+    out_offset = self_offset if storage_offset is None else storage_offset
+    if not _may_overlap(size, stride) and not _may_overlap(self_shape, self_stride) and all(self_shape):
+        return _as_strided_backward_plain(grad, self_shape, self_stride, self_offset, size, stride, out_offset)
     out_at = _storage_positions(size, stride, self_offset if storage_offset is None else storage_offset)
     in_at = _storage_positions(self_shape, self_stride, self_offset)
     if in_at.size == 0:
@@ -143,6 +147,33 @@ def as_strided_backward(grad, self_shape, self_stride, self_offset, size, stride
     if (uses > 1).any():
         grad_self = grad_self / torchpy.tensor(uses, dtype=grad.dtype)
     return grad_self
+
+
+def _may_overlap(shape, stride) -> bool:
+    """Whether two elements of this geometry can share memory (size-1 dims address nothing new)."""
+    dims = sorted((st, sz) for sz, st in zip(shape, stride) if sz > 1)
+    for (st0, sz0), (st1, _) in zip(dims, dims[1:]):
+        if st0 == 0 or (sz0 - 1) * st0 >= st1:
+            return True
+    return bool(dims) and dims[0][0] == 0
+
+
+def _storage_extent(shape, stride, offset: int) -> int:
+    if not all(shape):
+        return 0
+    return offset + 1 + sum((sz - 1) * st for sz, st in zip(shape, stride))
+
+
+def _as_strided_backward_plain(grad, self_shape, self_stride, self_offset, size, stride, out_offset):
+    """Neither geometry overlaps itself: PyTorch's steps (a zero buffer over the storage both
+    address, the gradient copied in at the output's elements, read back at self's)."""
+    shared = min(self_offset, out_offset)
+    in_offset, out_offset = self_offset - shared, out_offset - shared
+    length = max(_storage_extent(self_shape, self_stride, in_offset), _storage_extent(size, stride, out_offset))
+    ks = grad._keyset
+    storage = call(aten("new_zeros"), ks, grad, [length])
+    call(aten("copy_"), ks, call(aten("as_strided"), ks, storage, list(size), list(stride), out_offset), grad)
+    return call(aten("as_strided"), ks, storage, list(self_shape), list(self_stride), in_offset)
 
 
 # --- multi-output views ----------------------------------------------------------------------
