@@ -12,12 +12,14 @@ from __future__ import annotations
 import itertools
 import re
 import threading
-from typing import Any, Callable
+import types
+from typing import Any, Callable, Mapping
 
 from .._tensor.tensor import Tensor
 from .anomaly_mode import record_creation, state as _anomaly_state
 
 _sequence = itertools.count()
+_NO_HOOKS: Mapping = types.MappingProxyType({})  # read-only: hooks go in a node's own dict
 
 
 class AutogradMeta:
@@ -67,8 +69,8 @@ class Node:
     # ones until a hook is registered (the _hook_list / _hook_dict helpers make them own).
     _pre_hooks: list[Callable] | tuple = ()
     _hooks: list[Callable] | tuple = ()
-    _tensor_pre_hooks: dict[int, list[Callable]] = {}  # Tensor.register_hook on outputs; never mutated
-    _retain_grad_hooks: dict[int, Callable] = {}       # never mutated at class level
+    _tensor_pre_hooks: Mapping[int, list[Callable]] = _NO_HOOKS  # Tensor.register_hook on outputs
+    _retain_grad_hooks: Mapping[int, Callable] = _NO_HOOKS
     _metadata: dict | None = None
     _num_outputs = 1  # how many gradients the node takes in (its forward's outputs)
 

@@ -208,9 +208,9 @@ def _move_retain_grad(meta: AutogradMeta | None, old: Node | None, new: Node) ->
     """retain_grad() follows the tensor to its new grad_fn, as in torch."""
     if meta is None or not meta.retains_grad or old is None:
         return
-    hook = old._retain_grad_hooks.pop(meta.output_nr, None)
+    hook = old._hook_dict("_retain_grad_hooks").pop(meta.output_nr, None)
     if hook is not None:
-        new._retain_grad_hooks[0] = hook
+        new._hook_dict("_retain_grad_hooks")[0] = hook
 
 
 # --- in-place on a view: the base's history is rewritten ------------------------------------
