@@ -35,7 +35,12 @@ from .._tensor.dtype import from_numpy_dtype
 from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
-from .fastcall import call
+from .._dispatch import tls as _tls
+from .._dispatch.keys import DispatchKey
+from .._dispatch.ops import OpOverload as _OpOverload
+from .fastcall import _PLAIN_CALL, call  # _PLAIN_CALL: OpOverload.__call__ unless a trace swapped it
+
+_local = _tls.local
 from .kernels.elementwise import quiet
 from .python_api import PythonOp
 
@@ -212,16 +217,25 @@ def _invert(self: Tensor) -> Any:
 def _matmul(name: str, reflected: bool) -> Callable:
     """x @ y is the linear-algebra family's public matmul, looked up when used."""
 
-    op = None
+    op = mm = decomposition = None
 
     def dunder(self: Tensor, other: Any) -> Any:
-        nonlocal op
+        nonlocal op, mm, decomposition
         if type(self) is Tensor and type(other) is Tensor and not _function_state.modes:
             # Plain tensors: what torchpy.matmul would do after its override checks.
             if op is None:
-                op = _aten("matmul")
-            return call(op, self._keyset | other._keyset, other, self) if reflected else \
-                call(op, self._keyset | other._keyset, self, other)
+                op, mm = _aten("matmul"), _aten("mm")
+                decomposition = op._entry.kernels[DispatchKey.CompositeImplicitAutograd][-1].fn
+            a, b = (other, self) if reflected else (self, other)
+            ks = a._keyset | b._keyset
+            salted = ks | _local.salt
+            if (len(a._shape) == 2 and len(b._shape) == 2 and op._call_cache.get(salted) is decomposition
+                    and _OpOverload.__call__ is _PLAIN_CALL):
+                # matrix @ matrix: the step the dispatcher's matmul would take, aten.mm, called
+                # as mm's own resolution cache says (autograd's kernel for these key sets)
+                hit = mm._call_raw_cache.get(salted)
+                return hit[0](mm, hit[1], (a, b), {}) if hit is not None else mm(a, b)
+            return call(op, ks, a, b)
         matmul = getattr(sys.modules["torchpy"], "matmul", None)
         if matmul is None or not isinstance(other, Tensor):
             return NotImplemented

@@ -70,7 +70,11 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         return _forward_state.kernel(op, ks, args, kwargs)
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
         return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
-    return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
+    below = ks & BELOW_AUTOGRAD
+    fn = op._plain_cache.get(below)  # _redispatch_raw's first step, inline: every op passes here
+    if fn is not None:
+        return fn(*args, **kwargs)
+    return op._redispatch_raw(below, args, kwargs)
 
 
 def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
