@@ -128,6 +128,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     array operand is taken as a tensor (torch's reflected operators refuse it)."""
     on_tensor = _aten(tensor_op)
     on_number = _aten(number_op) if number_op else None
+    raw_cache = on_tensor._call_raw_cache
 
     def dunder(self: Tensor, other: Any) -> Any:
         if type(other) is not Tensor:
@@ -139,6 +140,10 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
                 needs_override((self, other), {}):
             return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
+            # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
+            hit = raw_cache.get(self._keyset | other._keyset | _local.salt)
+            if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+                return hit[0](on_tensor, hit[1], (self, other), {})
             return on_tensor(self, other)
         if on_number is not None:
             return call(on_number, self._keyset, self, other)  # normalized already: skip the binder
