@@ -71,3 +71,37 @@ def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):
 def flat_positions(shape: Sequence[int]) -> np.ndarray:
     """Every element's flat (row-major) index, laid out in `shape`."""
     return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(tuple(shape))
+
+
+# --- the aten calls C++ formulas make with a number operand ------------------------------------
+# In PyTorch's C++, `grad * 2` calls mul.Scalar and `1 + t` add.Scalar (a Python `t * 2` calls
+# mul.Tensor with a wrapped number), and a number where a tensor goes becomes scalar_tensor.
+
+
+def scale(t, s):
+    return torchpy.ops.aten.mul.Scalar(t, s)
+
+
+def shift(t, s):
+    return torchpy.ops.aten.add.Scalar(t, s)
+
+
+def scalar_zero(like, value=0.0):
+    """A 0-dim zero in like's dtype, as at::where(cond, grad, 0.) makes it."""
+    return torchpy.ops.aten.scalar_tensor.default(value, dtype=like.dtype, layout=torchpy.strided,
+                                                  device=like.device)
+
+
+def zeros_like(t, **options):
+    return torchpy.ops.aten.zeros_like.default(t, **options)
+
+
+def zeros_like_options(t):
+    """zeros_like(t, t.options()): dtype, layout and device spelled out."""
+    return zeros_like(t, dtype=t.dtype, layout=torchpy.strided, device=t.device)
+
+
+def zeros_of(shape, like):
+    """at::zeros(shape, like.options())."""
+    return torchpy.ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=torchpy.strided,
+                                          device=like.device)
