@@ -74,7 +74,9 @@ class OpNode(Node):
         else:
             if all(g is None for g in grad_outputs):
                 return [None] * len(self._inputs)
-            grad = tuple(g if g is not None else _zeros(meta) for g, meta in zip(grad_outputs, self._output_meta))
+            # An integer output (indices) never gets a gradient: the formula sees None there.
+            grad = tuple(_zeros(meta) if g is None and _differentiable(meta) else g
+                         for g, meta in zip(grad_outputs, self._output_meta))
         saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
                  for name, value in self._saved.items()}
         if self._formula.takes_needs:
@@ -122,6 +124,10 @@ def _unpack(value: Any) -> Any:
     if isinstance(value, list):
         return [_unpack(v) for v in value]
     return value
+
+
+def _differentiable(meta: tuple | None) -> bool:
+    return meta is not None and (meta[1].is_floating_point or meta[1].is_complex)
 
 
 def _zeros(meta: tuple) -> Tensor:

@@ -34,10 +34,17 @@ def reduced_dims(dim: int | Sequence[int] | None, ndim: int) -> list[int]:
 
 
 def restore_reduced(t, dim, keepdim: bool, ndim: int):
-    """A reduction's output (or its gradient) with the reduced dims back as size 1."""
-    if keepdim or ndim == 0:
+    """A reduction's output (or its gradient) with the reduced dims back as size 1.
+
+    As PyTorch's formulas do it: one dim is unsqueezed as given (-1 stays -1), several in
+    ascending order; a reduction over all dims leaves the 0-dim gradient to broadcast."""
+    if keepdim or ndim == 0 or dim is None:
         return t
-    for d in reduced_dims(dim, ndim):
+    if isinstance(dim, int):
+        return t.unsqueeze(dim)
+    if len(dim) == 1:
+        return t.unsqueeze(dim[0])
+    for d in reduced_dims(dim, ndim) if len(dim) else ():
         t = t.unsqueeze(d)
     return t
 
@@ -55,9 +62,8 @@ def zeros(shape: Sequence[int], like):
 
 
 def reverse(t, dim: int):
-    """t flipped along dim (with index_select, so it stays differentiable)."""
-    n = t.shape[dim]
-    return t.index_select(dim, torchpy.arange(n - 1, -1, -1))
+    """t flipped along dim."""
+    return t.flip([dim])
 
 
 def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):

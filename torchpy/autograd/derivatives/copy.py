@@ -110,3 +110,8 @@ def _normal_backward(grad, needs):
 derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",))(_normal_backward)
 derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",))(_normal_backward)
 derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"))(_normal_backward)
+
+
+@derivative("aten::flip", "FlipBackward0", inputs=("self",), save=("dims",))
+def flip_backward(grad, dims):
+    return grad.flip(dims)
