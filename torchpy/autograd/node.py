@@ -23,6 +23,8 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reduce a broadcast gradient back to `shape` (the one place un-broadcasting happens)."""
     if grad._shape == shape:
         return grad
+    if not shape:
+        return grad.sum()  # to a 0-dim tensor: one plain sum, as PyTorch's sum_to does
     lead = len(grad._shape) - len(shape)
     dims = list(range(lead))
     for i, size in enumerate(shape):

@@ -91,29 +91,45 @@ def permute_backward(grad, dims):
 # --- views that drop elements: scatter the gradient back -------------------------------------
 
 
+_INT64_MAX = 2**63 - 1
+aten = torchpy.ops.aten
+
+
 @derivative("aten::select.int", "SelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def select_backward(grad, self_shape, dim, index):
-    dim = wrap_dim(dim, len(self_shape))
-    index = index % self_shape[dim]
-    where = torchpy.tensor([index], dtype=torchpy.int64)
-    return zeros(self_shape, grad).index_add(dim, where, grad.unsqueeze(dim))
+    return aten.select_backward.default(grad, list(self_shape), dim, index)
 
 
 @derivative("aten::slice.Tensor", "SliceBackward0", inputs=("self",),
             save=("self.shape", "dim", "start", "end", "step"))
 def slice_backward(grad, self_shape, dim, start, end, step):
-    dim = wrap_dim(dim, len(self_shape))
-    kept = range(*slice(start, end, step).indices(self_shape[dim]))
-    where = torchpy.tensor(list(kept), dtype=torchpy.int64)
-    return zeros(self_shape, grad).index_add(dim, where, grad)
+    start = 0 if start is None else start
+    end = _INT64_MAX if end is None else end
+    return aten.slice_backward.default(grad, list(self_shape), dim, start, end, step)
 
 
 @derivative("aten::diagonal", "DiagonalBackward0", inputs=("self",),
             save=("self.shape", "offset", "dim1", "dim2"))
 def diagonal_backward(grad, self_shape, offset, dim1, dim2):
-    # NumPy's diagonal lays the diagonal out exactly as torch's does (as the last dim).
-    positions = np.diagonal(flat_positions(self_shape), offset, dim1, dim2)
-    return scatter_back(grad, self_shape, positions)
+    return aten.diagonal_backward.default(grad, list(self_shape), offset, dim1, dim2)
+
+
+# Their own gradients (double backward) read the view's elements back.
+@derivative("aten::select_backward", "SelectBackwardBackward0", inputs=("grad_output",), save=("dim", "index"))
+def select_backward_backward(grad, dim, index):
+    return aten.select.int(grad, dim, index)
+
+
+@derivative("aten::slice_backward", "SliceBackwardBackward0", inputs=("grad_output",),
+            save=("dim", "start", "end", "step"))
+def slice_backward_backward(grad, dim, start, end, step):
+    return aten.slice.Tensor(grad, dim, start, end, step)
+
+
+@derivative("aten::diagonal_backward", "DiagonalBackwardBackward0", inputs=("grad_output",),
+            save=("offset", "dim1", "dim2"))
+def diagonal_backward_backward(grad, offset, dim1, dim2):
+    return aten.diagonal.default(grad, offset, dim1, dim2)
 
 
 def _storage_positions(shape, stride, offset) -> np.ndarray:

@@ -1,0 +1,58 @@
+"""Backward ops of views that drop elements: the gradient of select / slice / diagonal
+written into zeros of the input's sizes at the positions the view read (what PyTorch's
+formulas call, so a dispatch mode sees them)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..._tensor import dtype as _dt
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..registry import register
+from .variants import write_out
+
+
+def _scatter_into_zeros(grad_output: Tensor, input_sizes: Sequence[int], positions: Callable) -> Tensor:
+    """zeros(input_sizes) with grad_output added at positions(flat_index_array)."""
+    shape = tuple(input_sizes)
+    if grad_output._data is None:
+        return meta_tensor(shape, grad_output._dtype)
+    result = np.zeros(shape, _dt.to_numpy_dtype(grad_output._dtype))
+    flat_index = np.arange(result.size, dtype=np.int64).reshape(shape)
+    result.reshape(-1)[positions(flat_index)] = grad_output._data
+    return from_array(result, grad_output._dtype)
+
+
+def select_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, index: int) -> Tensor:
+    dim = _wrap_dim(dim, len(input_sizes))
+    index = index + input_sizes[dim] if index < 0 else index
+    return _scatter_into_zeros(grad_output, input_sizes, lambda a: a[(slice(None),) * dim + (index,)])
+
+
+def slice_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, start: int, end: int,
+                   step: int) -> Tensor:
+    dim = _wrap_dim(dim, len(input_sizes))
+    return _scatter_into_zeros(grad_output, input_sizes, lambda a: a[(slice(None),) * dim + (slice(start, end, step),)])
+
+
+def diagonal_backward(grad_output: Tensor, input_sizes: Sequence[int], offset: int, dim1: int, dim2: int) -> Tensor:
+    ndim = len(input_sizes)
+    dim1, dim2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    # NumPy lays the diagonal out as torch does: as the last dim.
+    return _scatter_into_zeros(grad_output, input_sizes, lambda a: np.diagonal(a, offset, dim1, dim2))
+
+
+def _out(functional: Callable) -> Callable:
+    def out_kernel(*args: Any, out: Tensor) -> Tensor:
+        return write_out(out, functional(*args))
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    return out_kernel
+
+
+_KEYS = ("CompositeExplicitAutograd", "Meta")
+for _fn in (select_backward, slice_backward, diagonal_backward):
+    register(_fn.__name__, _KEYS, _fn)
+    register(_fn.__name__ + "_out", _KEYS, _out(_fn))
