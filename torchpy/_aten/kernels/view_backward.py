@@ -55,4 +55,6 @@ def _out(functional: Callable) -> Callable:
 _KEYS = ("CompositeExplicitAutograd", "Meta")
 for _fn in (select_backward, slice_backward, diagonal_backward):
     register(_fn.__name__, _KEYS, _fn)
+    if _fn is select_backward:  # structured in PyTorch: its functional kernel sits at NonFunctional
+        register(_fn.__name__, "CompositeExplicitAutogradNonFunctional", _fn)
     register(_fn.__name__ + "_out", _KEYS, _out(_fn))
