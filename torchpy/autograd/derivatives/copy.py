@@ -11,7 +11,7 @@ from __future__ import annotations
 import torchpy
 
 from . import derivative
-from ._common import not_differentiable, wrap_dim
+from ._common import not_differentiable, wrap_dim, zeros_like
 
 # --- not differentiable ----------------------------------------------------------------------
 
@@ -36,27 +36,34 @@ def clone_backward(grad):
     return grad
 
 
-# The cast back to self's dtype happens centrally (node.py).
-@derivative("aten::_to_copy", "ToCopyBackward0", inputs=("self",))
-def to_copy_backward(grad):
-    return grad
+def _to_options(grad, dtype):
+    """grad.to(dtype=, layout=, device=) as C++ formulas call it: nothing when it already fits."""
+    if grad.dtype == dtype:
+        return grad
+    return torchpy.ops.aten._to_copy.default(grad, dtype=dtype, layout=torchpy.strided, device=grad.device)
 
 
-# copy_ overwrites self: src gets the gradient (summed to its shape, cast to its dtype centrally).
-@derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"))
-def copy_backward(grad):
-    return torchpy.zeros_like(grad), grad
+@derivative("aten::_to_copy", "ToCopyBackward0", inputs=("self",), save=("self.dtype",))
+def to_copy_backward(grad, self_dtype):
+    return _to_options(grad, self_dtype)
+
+
+# copy_ overwrites self: src gets the gradient (summed to its shape centrally).
+@derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"), save=("src.dtype",))
+def copy_backward(grad, src_dtype, needs):
+    grad_self = zeros_like(grad, memory_format=torchpy.contiguous_format) if needs[0] else None
+    return grad_self, (_to_options(grad, src_dtype) if needs[1] else None)
 
 
 # --- fills: the old values of self no longer matter ------------------------------------------
 
 
 def _fill_scalar_backward(grad):
-    return torchpy.zeros_like(grad)
+    return zeros_like(grad)
 
 
 def _fill_tensor_backward(grad):
-    return torchpy.zeros_like(grad), grad.sum()
+    return zeros_like(grad), grad.sum()
 
 
 derivative("aten::fill.Scalar", "FillBackward0", inputs=("self",))(_fill_scalar_backward)
@@ -99,7 +106,7 @@ def cat_backward(grad, tensors_shape, dim):
 
 @derivative("aten::stack", "StackBackward0", inputs=("tensors",), save=("dim",))
 def stack_backward(grad, dim):
-    return tuple(grad.unbind(wrap_dim(dim, grad.dim())))
+    return tuple(grad.select(dim, i) for i in range(grad.shape[wrap_dim(dim, grad.dim())]))
 
 
 # normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients).

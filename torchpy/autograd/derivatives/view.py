@@ -35,17 +35,30 @@ def view_backward(grad, self_shape):
     return grad.reshape(self_shape)
 
 
+def _unsqueeze_to(grad, dims, self_shape):
+    """The squeezed size-1 dims back, one unsqueeze each, in ascending order."""
+    for d in sorted({wrap_dim(d, len(self_shape)) for d in dims}):
+        if self_shape[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 @_register((("aten::squeeze", "SqueezeBackward0"), ("aten::squeeze_", "SqueezeBackward3")),
            inputs=("self",), save=("self.shape",))
 def squeeze_backward(grad, self_shape):
-    return grad.reshape(self_shape)
+    return _unsqueeze_to(grad, range(len(self_shape)), self_shape)
 
 
-@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4"),
-            ("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
-           inputs=("self",), save=("self.shape",))
-def squeeze_dim_backward(grad, self_shape):
-    return grad.reshape(self_shape)
+@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4")),
+           inputs=("self",), save=("self.shape", "dim"))
+def squeeze_dim_backward(grad, self_shape, dim):
+    return _unsqueeze_to(grad, [dim], self_shape) if self_shape else grad
+
+
+@_register((("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
+           inputs=("self",), save=("self.shape", "dim"))
+def squeeze_dims_backward(grad, self_shape, dim):
+    return _unsqueeze_to(grad, dim, self_shape) if self_shape else grad
 
 
 @_register((("aten::unsqueeze", "UnsqueezeBackward0"), ("aten::unsqueeze_", "UnsqueezeBackward1")),
