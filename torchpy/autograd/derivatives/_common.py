@@ -58,7 +58,17 @@ def reduced_count(shape: Sequence[int], dim) -> int:
 
 
 def zeros(shape: Sequence[int], like):
-    return torchpy.zeros(tuple(shape), dtype=like.dtype)
+    """at::zeros(shape, like.options())."""
+    return torchpy.ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=torchpy.strided,
+                                          device=like.device)
+
+
+def new_zeros(grad, shape: Sequence[int], with_options: bool = False):
+    """grad.new_zeros(shape), or grad.new_zeros(shape, grad.options()) with the options spelled out."""
+    if with_options:
+        return torchpy.ops.aten.new_zeros.default(grad, list(shape), dtype=grad.dtype, layout=torchpy.strided,
+                                                  device=grad.device)
+    return torchpy.ops.aten.new_zeros.default(grad, list(shape))
 
 
 def reverse(t, dim: int):
@@ -107,7 +117,4 @@ def zeros_like_options(t):
     return zeros_like(t, dtype=t.dtype, layout=torchpy.strided, device=t.device)
 
 
-def zeros_of(shape, like):
-    """at::zeros(shape, like.options())."""
-    return torchpy.ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=torchpy.strided,
-                                          device=like.device)
+zeros_of = zeros

@@ -11,7 +11,7 @@ from __future__ import annotations
 import torchpy
 
 from . import derivative
-from ._common import not_differentiable, wrap_dim, zeros_like
+from ._common import not_differentiable, wrap_dim, zeros, zeros_like
 
 # --- not differentiable ----------------------------------------------------------------------
 
@@ -109,14 +109,22 @@ def stack_backward(grad, dim):
     return tuple(grad.select(dim, i) for i in range(grad.shape[wrap_dim(dim, grad.dim())]))
 
 
-# normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients).
-def _normal_backward(grad, needs):
-    return tuple(torchpy.zeros_like(grad) if need else None for need in needs)
+# normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients,
+# in each input's own shape).
+@derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",), save=("mean.shape",))
+def normal_mean_backward(grad, mean_shape):
+    return zeros(mean_shape, grad)
 
 
-derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",))(_normal_backward)
-derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",))(_normal_backward)
-derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"))(_normal_backward)
+@derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",), save=("std.shape",))
+def normal_std_backward(grad, std_shape):
+    return zeros(std_shape, grad)
+
+
+@derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"), save=("mean.shape", "std.shape"))
+def normal_both_backward(grad, mean_shape, std_shape, needs):
+    grad_mean = zeros(mean_shape, grad) if needs[0] else None
+    return grad_mean, (zeros(std_shape, grad) if needs[1] else None)
 
 
 @derivative("aten::flip", "FlipBackward0", inputs=("self",), save=("dims",))

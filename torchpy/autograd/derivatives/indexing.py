@@ -12,38 +12,41 @@ import numpy as np
 import torchpy
 
 from . import derivative
-from ._common import scatter_back, zeros
+from ._common import new_zeros, scale, scatter_back, zeros, zeros_like
 
 aten = torchpy.ops.aten
 
 
 @derivative("aten::index.Tensor", "IndexBackward0", inputs=("self",), save=("self.shape", "indices"))
 def index_backward(grad, self_shape, indices):
-    return aten.index_put.default(zeros(self_shape, grad), indices, grad, True)
+    return aten.index_put.default(new_zeros(grad, self_shape, with_options=True), indices, grad, True)
 
 
-def _index_put_backward(grad, indices, accumulate):
-    grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros((), grad), False)
-    return grad_self, aten.index.Tensor(grad, indices)
+def _index_put_backward(grad, indices, values_shape, accumulate, needs):
+    grad_self = None
+    if needs[0]:
+        grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros(values_shape, grad), False)
+    return grad_self, (aten.index.Tensor(grad, indices) if needs[1] else None)
 
 
 # index_put_ (x[i] = v) uses index_put's formula, _index_put_impl_ _index_put_impl's.
 derivative("aten::index_put", "IndexPutBackward0", inputs=("self", "values"),
-           save=("indices", "accumulate"))(_index_put_backward)
+           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
 derivative("aten::_index_put_impl", "IndexPutImplBackward0", inputs=("self", "values"),
-           save=("indices", "accumulate"))(_index_put_backward)
+           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
 
 
 @derivative("aten::gather", "GatherBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def gather_backward(grad, self_shape, dim, index):
-    return zeros(self_shape, grad).scatter_add(dim, index, grad)
+    return new_zeros(grad, self_shape).scatter_add(dim, index, grad)
 
 
 @derivative("aten::index_select", "IndexSelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def index_select_backward(grad, self_shape, dim, index):
     if len(self_shape) == 0:
         return grad.reshape(())
-    return zeros(self_shape, grad).index_add(dim, index.reshape(-1), grad)
+    index = index.reshape(-1) if index.dim() == 0 else index
+    return new_zeros(grad, self_shape, with_options=True).index_add(dim, index, grad)
 
 
 @derivative("aten::index_add", "IndexAddBackward0", inputs=("self", "source"),
@@ -52,8 +55,8 @@ def index_add_backward(grad, dim, index, source_shape, alpha):
     if len(source_shape) == 0:
         grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
     else:
-        grad_source = grad.index_select(dim, index)
-    return grad, grad_source if alpha == 1 else grad_source * alpha
+        grad_source = grad.index_select(dim, index).expand(list(source_shape))
+    return grad, grad_source if alpha == 1 else scale(grad_source, alpha)
 
 
 @derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self.shape", "mask"))
@@ -180,13 +183,13 @@ def index_copy_backward(grad, dim, index, source_shape, needs):
         if len(source_shape) == 0:
             grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
         else:
-            grad_source = grad.index_select(dim, index)
+            grad_source = grad.index_select(dim, index).expand(list(source_shape))
     return grad_self, grad_source
 
 
-@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self.shape", "index"))
-def take_backward(grad, self_shape, index):
-    return zeros(self_shape, grad).put(index, grad, True)
+@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self", "index"))
+def take_backward(grad, self, index):
+    return zeros_like(self).put(index, grad, True)
 
 
 @derivative("aten::put", "PutBackward0", inputs=("self", "source"),
