@@ -77,7 +77,8 @@ class OpNode(Node):
             if all(g is None for g in grad_outputs):
                 return [None] * len(self._inputs)
             # An integer output (indices) never gets a gradient: the formula sees None there.
-            grad = tuple(_zeros(meta) if g is None and _differentiable(meta) else g
+            given = next(g for g in grad_outputs if g is not None)
+            grad = tuple(_zeros(meta, given.device) if g is None and _differentiable(meta) else g
                          for g, meta in zip(grad_outputs, self._output_meta))
         saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
                  for name, value in self._saved.items()}
@@ -132,11 +133,12 @@ def _differentiable(meta: tuple | None) -> bool:
     return meta is not None and (meta[1].is_floating_point or meta[1].is_complex)
 
 
-def _zeros(meta: tuple) -> Tensor:
-    from .. import zeros
+def _zeros(meta: tuple, device) -> Tensor:
+    """An unused output's gradient, as at::zeros(sizes, options) makes it."""
+    from .. import ops, strided
 
     shape, dtype = meta
-    return zeros(shape, dtype=dtype)
+    return ops.aten.zeros.default(list(shape), dtype=dtype, layout=strided, device=device)
 
 
 class NotImplementedNode(Node):

@@ -97,7 +97,7 @@ def cat_backward(grad, tensors_shape, dim):
     grads, start = [], 0
     for shape in tensors_shape:
         if _is_legacy_empty(shape) and grad.dim() != 1:
-            grads.append(torchpy.zeros((0,), dtype=grad.dtype))
+            grads.append(zeros((0,), grad))
             continue
         grads.append(grad.narrow(dim, start, shape[dim]))
         start += shape[dim]

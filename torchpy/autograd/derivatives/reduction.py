@@ -132,9 +132,7 @@ def min_backward(grad, self, result):
 
 def _select_back(grad, indices, shape, dim, keepdim):
     """Gradient of a reduction that picked one element per output at `indices` along dim."""
-    if len(shape) == 0:
-        return grad
-    if not keepdim:
+    if not keepdim and len(shape) > 0:
         grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
     return torchpy.ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
 
@@ -303,10 +301,10 @@ def _norm_grad(grad, self, p, dim, keepdim, norm):
     """d ||self||_p / d self for every p torch supports (0, 1, 2, inf, -inf, other)."""
     p = 2.0 if p is None else float(p)
     ndim = self.dim()
-    if p == 0.0:
-        return None  # torch leaves the gradient undefined (x.grad stays None)
     grad = restore_reduced(grad, dim, keepdim, ndim)
     norm = restore_reduced(norm, dim, keepdim, ndim)
+    if p == 0.0:
+        return None  # torch leaves the gradient undefined (x.grad stays None)
     if p == 1.0:
         return self.sgn() * grad
     if p == 2.0:

@@ -189,12 +189,14 @@ def unbind_backward(grads, dim):
 
 @derivative("aten::split.Tensor", "SplitBackward0", inputs=("self",), save=("dim",))
 def split_backward(grads, dim):
-    return torchpy.cat(_pieces(grads), dim)
+    pieces = _pieces(grads)
+    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 @derivative("aten::split_with_sizes", "SplitWithSizesBackward0", inputs=("self",), save=("dim",))
 def split_with_sizes_backward(grads, dim):
-    return torchpy.cat(_pieces(grads), dim)
+    pieces = _pieces(grads)
+    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 derivative("aten::unsafe_split.Tensor", "UnsafeSplitBackward0", inputs=("self",), save=("dim",))(split_backward)
