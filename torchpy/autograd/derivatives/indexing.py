@@ -59,12 +59,12 @@ def index_add_backward(grad, dim, index, source_shape, alpha):
     return grad, grad_source if alpha == 1 else scale(grad_source, alpha)
 
 
-@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self.shape", "mask"))
-def masked_select_backward(grad, self_shape, mask):
+@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self", "mask"))
+def masked_select_backward(grad, self, mask):
     # The selection runs over self and mask broadcast together; un-broadcasting is central.
-    shape = np.broadcast_shapes(tuple(self_shape), tuple(mask.shape))
-    chosen = np.broadcast_to(np.asarray(mask._data, dtype=bool), shape)
-    return scatter_back(grad, shape, np.flatnonzero(chosen))
+    shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
+    spread = zeros_like(self.expand(list(shape)), memory_format=torchpy.preserve_format)
+    return spread.masked_scatter(mask, grad)
 
 
 # --- scatter ---------------------------------------------------------------------------------
@@ -103,10 +103,11 @@ def _scatter_sum(grad, self, dim, index, src, include_self, result):
 
 
 def _scatter_mean(grad, self, dim, index, src, include_self, result):
-    start = torchpy.ones_like(self) if include_self else torchpy.zeros_like(self)
-    count = start.scatter_add(dim, index, torchpy.ones_like(src))
-    share = grad / count.masked_fill(count == 0, 1)
-    return share, share.gather(dim, index)
+    start = aten.ones_like.default(self) if include_self else zeros_like(self)
+    count = start.scatter_add(dim, index, aten.ones_like.default(src))
+    count.masked_fill_(count == 0, 1)
+    grad_self = grad / count
+    return grad_self, grad.gather(dim, index) / count.gather(dim, index)
 
 
 def _scatter_prod(grad, self, dim, index, src, include_self, result):
@@ -126,11 +127,13 @@ def _scatter_prod(grad, self, dim, index, src, include_self, result):
 def _scatter_extreme(grad, self, dim, index, src, include_self, result):
     # The elements equal to the result share its gradient evenly. As in torch, self's ties
     # are counted even with include_self=False (its share is then dropped).
+    value = result.gather(dim, index)
     self_hit = (self == result).to(grad.dtype)
-    src_hit = (src == result.gather(dim, index)).to(grad.dtype)
+    src_hit = (src == value).to(grad.dtype)
     count = self_hit.scatter_add(dim, index, src_hit)
     share = grad / count
-    return self_hit * share, src_hit * share.gather(dim, index)
+    grad_self = (self == result) * share
+    return grad_self, (src == value) * share.gather(dim, index)
 
 
 _SCATTER_REDUCE_RULES = {
