@@ -133,7 +133,8 @@ def _scatter_extreme(grad, self, dim, index, src, include_self, result):
     count = self_hit.scatter_add(dim, index, src_hit)
     share = grad / count
     grad_self = (self == result) * share
-    return grad_self, (src == value) * share.gather(dim, index)
+    share_of_src = share.gather(dim, index)
+    return grad_self, (src == value) * share_of_src
 
 
 _SCATTER_REDUCE_RULES = {

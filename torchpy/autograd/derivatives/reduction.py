@@ -152,8 +152,14 @@ def min_dim_backward(grads, self_shape, dim, keepdim, result1):
 def aminmax_backward(grads, self, dim, keepdim, result0, result1):
     grad_min, grad_max = grads
     dims = list(range(self.dim())) if dim is None else [dim]
-    return (_spread_over_ties(grad_min, self, result0, dims, keepdim)
-            + _spread_over_ties(grad_max, self, result1, dims, keepdim))
+
+    def spread(grad, value):
+        # aminmax restores both dims first and compares self with the value (amax the reverse)
+        grad = _restore_by_view(grad, dims, keepdim, self.dim())
+        mask = self == _restore_by_view(value, dims, keepdim, self.dim())
+        return grad / torchpy.ops.aten.sum.dim_IntList(mask, dims, True) * mask
+
+    return spread(grad_min, result0) + spread(grad_max, result1)
 
 
 # --- var / std -------------------------------------------------------------------------------
