@@ -1,4 +1,4 @@
-"""Backward ops of views that drop elements: the gradient of select / slice / diagonal
+"""Backward ops of views that drop or repeat elements (and of masked_scatter): the gradient of select / slice / diagonal
 written into zeros of the input's sizes at the positions the view read (what PyTorch's
 formulas call, so a dispatch mode sees them)."""
 
@@ -58,3 +58,38 @@ for _fn in (select_backward, slice_backward, diagonal_backward):
     if _fn is select_backward:  # structured in PyTorch: its functional kernel sits at NonFunctional
         register(_fn.__name__, "CompositeExplicitAutogradNonFunctional", _fn)
     register(_fn.__name__ + "_out", _KEYS, _out(_fn))
+
+
+# --- unfold_backward / masked_scatter_backward -------------------------------------------------
+
+def unfold_backward(grad_in: Tensor, input_sizes: Sequence[int], dim: int, size: int, step: int) -> Tensor:
+    """Each window element read one input element: add the gradient back at it."""
+    shape = tuple(input_sizes)
+    if grad_in._data is None:
+        return meta_tensor(shape, grad_in._dtype)
+    positions = np.arange(max(int(np.prod(shape, dtype=np.int64)), 1), dtype=np.int64).reshape(shape or (1,))
+    axis = _wrap_dim(dim, positions.ndim)
+    starts = np.arange(0, positions.shape[axis] - size + 1, step, dtype=np.int64)
+    window = starts[:, None] + np.arange(size, dtype=np.int64)[None, :]
+    positions = np.moveaxis(np.take(positions, window, axis=axis), axis + 1, -1)
+    result = np.zeros(int(np.prod(shape, dtype=np.int64)) if shape else 1, _dt.to_numpy_dtype(grad_in._dtype))
+    np.add.at(result, positions.reshape(-1), np.asarray(grad_in._data).reshape(-1))
+    return from_array(result.reshape(shape), grad_in._dtype)
+
+
+def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:
+    """The source's first k elements (k = the mask's true count) were written, in order; the
+    rest of the source got no gradient."""
+    shape = tuple(sizes)
+    if grad_output._data is None:
+        return meta_tensor(shape, grad_output._dtype)
+    grad, chosen = np.broadcast_arrays(np.asarray(grad_output._data), np.asarray(mask._data, dtype=bool))
+    taken = grad[chosen]
+    result = np.zeros(int(np.prod(shape, dtype=np.int64)), _dt.to_numpy_dtype(grad_output._dtype))
+    result[: taken.size] = taken
+    return from_array(result.reshape(shape), grad_output._dtype)
+
+
+register("unfold_backward", ("CPU", "Meta"), unfold_backward)
+register("unfold_backward_out", ("CompositeExplicitAutograd", "Meta"), _out(unfold_backward))
+register("masked_scatter_backward", _KEYS, masked_scatter_backward)

@@ -154,14 +154,14 @@ def masked_scatter_backward(grad, mask, source_shape, needs):
     grad_self = grad.masked_fill(mask, 0) if needs[0] else None
     grad_source = None
     if needs[1]:
-        # The source's first k elements (k = the mask's true count) were written, in order.
-        taken = grad.masked_select(mask)
-        count = int(np.prod(tuple(source_shape), dtype=np.int64))
-        pad = count - taken.shape[0]
-        if pad > 0:
-            taken = torchpy.cat([taken, zeros((pad,), grad)])
-        grad_source = taken.reshape(tuple(source_shape))
+        grad_source = aten.masked_scatter_backward.default(grad, mask, list(source_shape))
     return grad_self, grad_source
+
+
+@derivative("aten::masked_scatter_backward", "MaskedScatterBackwardBackward0", inputs=("grad_output",),
+            save=("grad_output", "mask"))
+def masked_scatter_backward_backward(grad, grad_output, mask):
+    return zeros_like(grad_output).masked_scatter(mask, grad)
 
 
 @derivative("aten::index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))

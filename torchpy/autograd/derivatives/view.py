@@ -206,11 +206,9 @@ derivative("aten::unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", inp
 
 @derivative("aten::unfold", "UnfoldBackward0", inputs=("self",), save=("self.shape", "dimension", "size", "step"))
 def unfold_backward(grad, self_shape, dimension, size, step):
-    # Each window element read one input element: lay out the input's flat positions the
-    # way unfold lays out its output, and add the gradient back at them.
-    positions = flat_positions(self_shape) if len(self_shape) else np.zeros((1,), dtype=np.int64)
-    dim = wrap_dim(dimension, positions.ndim)
-    starts = np.arange(0, positions.shape[dim] - size + 1, step, dtype=np.int64)
-    window = starts[:, None] + np.arange(size, dtype=np.int64)[None, :]
-    positions = np.moveaxis(np.take(positions, window, axis=dim), dim + 1, -1)
-    return scatter_back(grad, self_shape, positions)
+    return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
+
+
+@derivative("aten::unfold_backward", "UnfoldBackwardBackward0", inputs=("grad_in",), save=("dim", "size", "step"))
+def unfold_backward_backward(grad, dim, size, step):
+    return grad.unfold(dim, size, step)
