@@ -185,7 +185,7 @@ def index_copy_backward(grad, dim, index, source_shape, needs):
     grad_source = None
     if needs[1]:
         if len(source_shape) == 0:
-            grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
+            grad_source = grad.index_select(dim, index.squeeze(0))
         else:
             grad_source = grad.index_select(dim, index).expand(list(source_shape))
     return grad_self, grad_source
