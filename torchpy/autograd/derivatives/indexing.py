@@ -159,9 +159,9 @@ def masked_scatter_backward(grad, mask, source_shape, needs):
 
 
 @derivative("aten::masked_scatter_backward", "MaskedScatterBackwardBackward0", inputs=("grad_output",),
-            save=("grad_output", "mask"))
-def masked_scatter_backward_backward(grad, grad_output, mask):
-    return zeros_like(grad_output).masked_scatter(mask, grad)
+            save=("grad_output.shape", "mask"))
+def masked_scatter_backward_backward(grad, grad_output_shape, mask):
+    return zeros(grad_output_shape, grad).masked_scatter(mask, grad)
 
 
 @derivative("aten::index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))

@@ -96,8 +96,9 @@ def div_scalar_backward(grad, other):
 
 @derivative("aten::threshold_backward", "ThresholdBackwardBackward0", inputs=("grad_output", "self"),
             save=("self", "threshold"))
-def threshold_backward_backward(grad, self, threshold):
-    return aten.threshold_backward.default(grad, self, threshold), None
+def threshold_backward_backward(grad, self, threshold, needs):
+    grad_grad_output = aten.threshold_backward.default(grad, self, threshold) if needs[0] else None
+    return grad_grad_output, (zeros_like(grad) if needs[1] else None)
 
 
 # With a rounding mode the result is piecewise constant: zero gradient.
@@ -326,7 +327,10 @@ def sigmoid_backward(grad, result):
 def sigmoid_backward_backward(grad, grad_output, output, needs):
     # sigmoid_backward(g, y) = g * y * (1 - y)
     grad_output_grad = aten.sigmoid_backward.default(grad, output) if needs[0] else None
-    output_grad = grad * grad_output * shift(scale(output, -2), 1) if needs[1] else None
+    output_grad = None
+    if needs[1]:
+        slope = shift(scale(output, -2), 1)
+        output_grad = grad * grad_output * slope
     return grad_output_grad, output_grad
 
 

@@ -243,17 +243,21 @@ def softmax_backward_data_backward(grad, grad_output, output, dim, input_dtype, 
                         if needs[0] else None)
     grad_output_ = None
     if needs[1]:
-        centered = grad_output - (grad_output * output).sum(dim, keepdim=True)
-        grad_output_ = grad * centered - grad_output * (grad * output).sum(dim, keepdim=True)
+        # G g - sum(y g) G - g sum(y G), the terms made last to first
+        last = grad_output * (output * grad).sum(dim, keepdim=True)
+        middle = (output * grad_output).sum(dim, keepdim=True) * grad
+        grad_output_ = grad_output * grad - middle - last
     return grad_grad_output, grad_output_
 
 
 @derivative("aten::_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
             inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))
 def log_softmax_backward_data_backward(grad, grad_output, output, dim, needs):
-    probabilities = output.exp()
-    grad_grad_output = grad - (grad * probabilities).sum(dim, keepdim=True) if needs[0] else None
-    grad_output_ = -grad * probabilities * grad_output.sum(dim, keepdim=True) if needs[1] else None
+    grad_grad_output = grad - (grad * output.exp()).sum(dim, keepdim=True) if needs[0] else None
+    grad_output_ = None
+    if needs[1]:
+        probabilities = output.exp()
+        grad_output_ = grad * (-grad_output.sum(dim, keepdim=True) * probabilities)
     return grad_grad_output, grad_output_
 
 
