@@ -172,10 +172,13 @@ def index_fill_scalar_backward(grad, dim, index):
 @derivative("aten::index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"),
             save=("dim", "index"))
 def index_fill_tensor_backward(grad, dim, index, needs):
-    cleared = grad.index_fill(dim, index, 0)
-    # value landed once at each filled position (repeated indices fill the same one).
-    grad_value = (grad - cleared).sum() if needs[1] else None
-    return (cleared if needs[0] else None), grad_value
+    grad_self = grad.index_fill(dim, index, 0) if needs[0] else None
+    grad_value = None
+    if needs[1]:
+        # value landed once at each filled position (repeated indices fill the same one).
+        distinct = aten._unique.default(index, False)[0]
+        grad_value = grad.index_select(dim, distinct).sum()
+    return grad_self, grad_value
 
 
 @derivative("aten::index_copy", "IndexCopyBackward0", inputs=("self", "source"),
