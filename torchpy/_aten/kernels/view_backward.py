@@ -1,6 +1,6 @@
-"""Backward ops of views that drop or repeat elements (and of masked_scatter): the gradient of select / slice / diagonal
-written into zeros of the input's sizes at the positions the view read (what PyTorch's
-formulas call, so a dispatch mode sees them)."""
+"""Backward ops PyTorch's formulas call for views that drop or repeat elements, and for
+masked_scatter: the gradient written (or, for unfold, added) into zeros of the input's sizes
+at the positions the view read, so a dispatch mode sees the ops torch's backward calls."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .variants import write_out
 
 
 def _scatter_into_zeros(grad_output: Tensor, input_sizes: Sequence[int], positions: Callable) -> Tensor:
-    """zeros(input_sizes) with grad_output added at positions(flat_index_array)."""
+    """zeros(input_sizes) with grad_output written at positions(flat_index_array) (distinct)."""
     shape = tuple(input_sizes)
     if grad_output._data is None:
         return meta_tensor(shape, grad_output._dtype)
