@@ -392,7 +392,7 @@ NO_FORMULA = {
     "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "any", "all",
     "count_nonzero", "argsort",
     "floor_divide", "floor_divide_", "copy", "remainder.Scalar_Tensor", "scatter.reduce",
-    "scatter.value_reduce", "scatter_.reduce", "scatter_.value_reduce",
+    "scatter.value_reduce", "scatter_.reduce", "scatter_.value_reduce", "_unique",
 }
 
 

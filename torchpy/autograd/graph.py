@@ -256,7 +256,9 @@ class SavedTensor:
                 "detection to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
-        if self.output_nr >= 0 and t is not None and _grad_enabled():
+        if self.output_nr >= 0 and t is not None and not (t._dtype.is_floating_point or t._dtype.is_complex):
+            pass  # an integer output (indices) has no history: PyTorch hands it back as saved
+        elif self.output_nr >= 0 and t is not None and _grad_enabled():
             # Double backward differentiates through the saved output: hand back an alias
             # that carries its history again.
             from .._tensor.subclassing import alias_as

@@ -25,6 +25,8 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reduce a broadcast gradient back to `shape` (the one place un-broadcasting happens)."""
     if grad._shape == shape:
         return grad
+    if not shape:
+        return grad.sum()  # to a 0-dim tensor: one plain sum, as PyTorch's sum_to does
     lead = len(grad._shape) - len(shape)
     dims = list(range(lead))
     for i, size in enumerate(shape):
@@ -84,9 +86,9 @@ class OpNode(Node):
         if self._num_outputs == 1:
             grad = grad_outputs[0]
         else:
-            # As in torch, missing gradients of differentiable outputs are zeros; integer outputs
-            # (indices) never get one, so none is made for them.
-            grad = tuple(g if g is not None or meta is None or not _differentiable(meta[1]) else _zeros(meta)
+            # An integer output (indices) never gets a gradient: the formula sees None there.
+            given = next(g for g in grad_outputs if g is not None)
+            grad = tuple(_zeros(meta, given.device) if g is None and _differentiable(meta) else g
                          for g, meta in zip(grad_outputs, self._output_meta))
         saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
                  for name, value in self._saved.items()}
@@ -137,15 +139,16 @@ def _unpack(value: Any) -> Any:
     return value
 
 
-def _differentiable(dtype: Any) -> bool:
-    return dtype.is_floating_point or dtype.is_complex
+def _differentiable(meta: tuple | None) -> bool:
+    return meta is not None and (meta[1].is_floating_point or meta[1].is_complex)
 
 
-def _zeros(meta: tuple) -> Tensor:
-    from .. import zeros
+def _zeros(meta: tuple, device) -> Tensor:
+    """An unused output's gradient, as at::zeros(sizes, options) makes it."""
+    from .. import ops, strided
 
     shape, dtype = meta
-    return zeros(shape, dtype=dtype)
+    return ops.aten.zeros.default(list(shape), dtype=dtype, layout=strided, device=device)
 
 
 class NotImplementedNode(Node):

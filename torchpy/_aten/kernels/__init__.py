@@ -8,4 +8,4 @@ from . import factory  # noqa: F401
 from . import view, shape, copy  # noqa: F401
 from . import random  # noqa: F401
 from . import linalg, einsum  # noqa: F401
-from . import activation_backward  # noqa: F401
+from . import activation_backward, softmax_backward, view_backward  # noqa: F401

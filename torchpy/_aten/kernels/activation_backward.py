@@ -1,4 +1,5 @@
-"""Backward ops of activations: threshold_backward (ReLU's gradient)."""
+"""Backward ops of activations, which PyTorch's formulas call (so a dispatch mode sees them):
+threshold_backward (ReLU's gradient), tanh_backward, sigmoid_backward."""
 
 from __future__ import annotations
 
@@ -13,11 +14,25 @@ def threshold_backward(xp, grad_output, self, threshold):
     return xp.where(self > threshold, grad_output, xp.zeros((), dtype=xp.result_type(grad_output)))
 
 
-register("threshold_backward", ("CPU", "Meta"), threshold_backward)
+@elementwise("tanh_backward", operands=2, keys=())
+def tanh_backward(xp, grad_output, output):
+    return grad_output * (1 - output * output)
 
 
-def _threshold_backward_out(grad_output, self, threshold, *, grad_input):
-    return out_of(threshold_backward)(grad_output, self, threshold, out=grad_input)
+@elementwise("sigmoid_backward", operands=2, keys=())
+def sigmoid_backward(xp, grad_output, output):
+    return grad_output * ((1 - output) * output)
 
 
-register("threshold_backward_out", ("CPU", "Meta"), _threshold_backward_out)
+def _out_kernel(kernel, name):
+    def out(grad_output, second, *args, grad_input):
+        return out_of(kernel)(grad_output, second, *args, out=grad_input)
+
+    out.__name__ = name
+    return out
+
+
+for _kernel, _name in ((threshold_backward, "threshold_backward"), (tanh_backward, "tanh_backward"),
+                       (sigmoid_backward, "sigmoid_backward")):
+    register(_name, ("CPU", "Meta"), _kernel)
+    register(_name + "_out", ("CPU", "Meta"), _out_kernel(_kernel, _name + "_out"))

@@ -735,3 +735,26 @@ def _local_scalar_dense(self: Tensor) -> Any:
 @register("_local_scalar_dense_meta", "Meta")
 def _local_scalar_dense_meta(self: Tensor) -> Any:
     raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+
+
+# --- flip: a copy with the order along some dims reversed --------------------------------------
+
+def _flip_dims(self: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
+    wrapped = tuple(_wrap_dim(d, self.dim()) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(f"dims has duplicates, original flip dims size={len(dims)}, "
+                           f"but unique flip dims size={len(set(wrapped))}")
+    return wrapped
+
+
+@register("flip", ("CPU", "Meta"))
+def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
+    axes = _flip_dims(self, dims)
+    if self._device.type == "meta":
+        return meta_tensor(self._shape, self._dtype, contiguous_strides_of(self._shape))
+    return fresh(np.ascontiguousarray(np.flip(self._data, axes) if axes else self._data.copy()), self._dtype, None)
+
+
+@register("flip_out", ("CompositeExplicitAutograd", "Meta"))
+def flip_out(self: Tensor, dims: Sequence[int], *, out: Tensor) -> Tensor:
+    return write_out(out, call(aten("flip"), self._keyset, self, list(dims)))

@@ -334,6 +334,12 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: _dt.dtype | None = None
     return filled(shape, d, device, element(fill_value, d, math.prod(shape)))
 
 
+def scalar_tensor(s: Any, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
+                  pin_memory: bool | None = None) -> Tensor:
+    # The default dtype whatever the number's type: scalar_tensor(1) is 1. in float32.
+    return full((), s, dtype=_default_float(dtype), device=device)
+
+
 # --- *_like and new_* -------------------------------------------------------------------------
 
 def empty_like(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
@@ -601,6 +607,8 @@ _BOTH = ("CPU", "Meta")
 _COMPOSITE = "CompositeExplicitAutograd"
 
 register("empty", _BOTH, empty)
+register("scalar_tensor", (_COMPOSITE, "Meta"), scalar_tensor)
+register("scalar_tensor_out", _COMPOSITE, factory_out(scalar_tensor))
 register("empty_out", _BOTH, empty_out)
 register("empty_strided", _BOTH, empty_strided)
 for _fn in (zeros, ones, full, arange, arange_start, arange_start_step, linspace, eye, eye_m,
@@ -614,6 +622,6 @@ register("arange_start_out", _BOTH, arange_start_out)
 register("linspace_out", _BOTH, linspace_out)
 
 register_backend_select(
-    "empty.memory_format", "empty_strided", "zeros", "ones", "full",
+    "empty.memory_format", "empty_strided", "zeros", "ones", "full", "scalar_tensor",
     "arange", "arange.start", "arange.start_step", "linspace", "eye", "eye.m",
 )

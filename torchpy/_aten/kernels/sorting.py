@@ -463,3 +463,19 @@ def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, require
 Tensor.sort = _fast_method("sort", "sort", (int, bool), (-1, False))  # type: ignore[attr-defined]
 Tensor.argsort = _fast_method("argsort", "argsort", (int, bool), (-1, False))  # type: ignore[attr-defined]
 Tensor.topk = _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1)  # type: ignore[attr-defined]
+
+
+# --- _unique: the distinct values (and each element's position among them) --------------------
+
+def _unique(self: Tensor, sorted: bool = True, return_inverse: bool = False) -> tuple[Tensor, Tensor]:
+    # sorted=False leaves the order to the implementation; NumPy's is sorted, which is allowed.
+    flat = np.asarray(self._data).reshape(-1)
+    if return_inverse:
+        values, inverse = np.unique(flat, return_inverse=True)
+        inverse = inverse.reshape(self._shape).astype(np.int64)
+    else:
+        values, inverse = np.unique(flat), np.zeros((0,), np.int64)
+    return from_array(np.ascontiguousarray(values), self._dtype), from_array(inverse, _dt.int64)
+
+
+register("_unique", "CPU", _unique)

@@ -34,10 +34,17 @@ def reduced_dims(dim: int | Sequence[int] | None, ndim: int) -> list[int]:
 
 
 def restore_reduced(t, dim, keepdim: bool, ndim: int):
-    """A reduction's output (or its gradient) with the reduced dims back as size 1."""
-    if keepdim or ndim == 0:
+    """A reduction's output (or its gradient) with the reduced dims back as size 1.
+
+    As PyTorch's formulas do it: one dim is unsqueezed as given (-1 stays -1), several in
+    ascending order; a reduction over all dims leaves the 0-dim gradient to broadcast."""
+    if keepdim or ndim == 0 or dim is None:
         return t
-    for d in reduced_dims(dim, ndim):
+    if isinstance(dim, int):
+        return t.unsqueeze(dim)
+    if len(dim) == 1:
+        return t.unsqueeze(dim[0])
+    for d in reduced_dims(dim, ndim) if len(dim) else ():
         t = t.unsqueeze(d)
     return t
 
@@ -51,13 +58,22 @@ def reduced_count(shape: Sequence[int], dim) -> int:
 
 
 def zeros(shape: Sequence[int], like):
-    return torchpy.zeros(tuple(shape), dtype=like.dtype)
+    """at::zeros(shape, like.options())."""
+    return torchpy.ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=torchpy.strided,
+                                          device=like.device)
+
+
+def new_zeros(grad, shape: Sequence[int], with_options: bool = False):
+    """grad.new_zeros(shape), or grad.new_zeros(shape, grad.options()) with the options spelled out."""
+    if with_options:
+        return torchpy.ops.aten.new_zeros.default(grad, list(shape), dtype=grad.dtype, layout=torchpy.strided,
+                                                  device=grad.device)
+    return torchpy.ops.aten.new_zeros.default(grad, list(shape))
 
 
 def reverse(t, dim: int):
-    """t flipped along dim (with index_select, so it stays differentiable)."""
-    n = t.shape[dim]
-    return t.index_select(dim, torchpy.arange(n - 1, -1, -1))
+    """t flipped along dim."""
+    return t.flip([dim])
 
 
 def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):
@@ -71,3 +87,34 @@ def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):
 def flat_positions(shape: Sequence[int]) -> np.ndarray:
     """Every element's flat (row-major) index, laid out in `shape`."""
     return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(tuple(shape))
+
+
+# --- the aten calls C++ formulas make with a number operand ------------------------------------
+# In PyTorch's C++, `grad * 2` calls mul.Scalar and `1 + t` add.Scalar (a Python `t * 2` calls
+# mul.Tensor with a wrapped number), and a number where a tensor goes becomes scalar_tensor.
+
+
+def scale(t, s):
+    return torchpy.ops.aten.mul.Scalar(t, s)
+
+
+def shift(t, s):
+    return torchpy.ops.aten.add.Scalar(t, s)
+
+
+def scalar_zero(like, value=0.0):
+    """A 0-dim zero in like's dtype, as at::where(cond, grad, 0.) makes it."""
+    return torchpy.ops.aten.scalar_tensor.default(value, dtype=like.dtype, layout=torchpy.strided,
+                                                  device=like.device)
+
+
+def zeros_like(t, **options):
+    return torchpy.ops.aten.zeros_like.default(t, **options)
+
+
+def zeros_like_options(t):
+    """zeros_like(t, t.options()): dtype, layout and device spelled out."""
+    return zeros_like(t, dtype=t.dtype, layout=torchpy.strided, device=t.device)
+
+
+zeros_of = zeros

@@ -9,11 +9,9 @@ for ... is not implemented" (torch's NotImplemented), e.g. aten::copy.
 from __future__ import annotations
 
 import torchpy
-from ..._aten.fastcall import aten, call, call_kw
-from ..._tensor.enums import contiguous_format
 
 from . import derivative
-from ._common import not_differentiable, wrap_dim
+from ._common import not_differentiable, wrap_dim, zeros, zeros_like
 
 # --- not differentiable ----------------------------------------------------------------------
 
@@ -38,33 +36,34 @@ def clone_backward(grad):
     return grad
 
 
-# The cast back to self's dtype happens centrally (node.py).
-@derivative("aten::_to_copy", "ToCopyBackward0", inputs=("self",))
-def to_copy_backward(grad):
-    return grad
+def _to_options(grad, dtype):
+    """grad.to(dtype=, layout=, device=) as C++ formulas call it: nothing when it already fits."""
+    if grad.dtype == dtype:
+        return grad
+    return torchpy.ops.aten._to_copy.default(grad, dtype=dtype, layout=torchpy.strided, device=grad.device)
 
 
-# copy_ overwrites self: src gets the gradient (summed to its shape, cast to its dtype centrally).
-@derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"))
-def copy_backward(grad):
-    zeros = call_kw(aten("zeros_like"), grad._keyset, (grad,), {"memory_format": contiguous_format})
-    return zeros, grad
+@derivative("aten::_to_copy", "ToCopyBackward0", inputs=("self",), save=("self.dtype",))
+def to_copy_backward(grad, self_dtype):
+    return _to_options(grad, self_dtype)
+
+
+# copy_ overwrites self: src gets the gradient (summed to its shape centrally).
+@derivative("aten::copy_", "torch::autograd::CopyBackwards", inputs=("self", "src"), save=("src.dtype",))
+def copy_backward(grad, src_dtype, needs):
+    grad_self = zeros_like(grad, memory_format=torchpy.contiguous_format) if needs[0] else None
+    return grad_self, (_to_options(grad, src_dtype) if needs[1] else None)
 
 
 # --- fills: the old values of self no longer matter ------------------------------------------
 
 
-def _zeros_like(grad):
-    # As PyTorch's C++ formulas call it: no keyword arguments for a dispatch mode to see.
-    return call(aten("zeros_like"), grad._keyset, grad)
-
-
 def _fill_scalar_backward(grad):
-    return _zeros_like(grad)
+    return zeros_like(grad)
 
 
 def _fill_tensor_backward(grad):
-    return _zeros_like(grad), grad.sum()
+    return zeros_like(grad), grad.sum()
 
 
 derivative("aten::fill.Scalar", "FillBackward0", inputs=("self",))(_fill_scalar_backward)
@@ -98,7 +97,7 @@ def cat_backward(grad, tensors_shape, dim):
     grads, start = [], 0
     for shape in tensors_shape:
         if _is_legacy_empty(shape) and grad.dim() != 1:
-            grads.append(torchpy.zeros((0,), dtype=grad.dtype))
+            grads.append(zeros((0,), grad))
             continue
         grads.append(grad.narrow(dim, start, shape[dim]))
         start += shape[dim]
@@ -107,14 +106,27 @@ def cat_backward(grad, tensors_shape, dim):
 
 @derivative("aten::stack", "StackBackward0", inputs=("tensors",), save=("dim",))
 def stack_backward(grad, dim):
-    return tuple(grad.unbind(wrap_dim(dim, grad.dim())))
+    return tuple(grad.select(dim, i) for i in range(grad.shape[wrap_dim(dim, grad.dim())]))
 
 
-# normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients).
-def _normal_backward(grad, needs):
-    return tuple(torchpy.zeros_like(grad) if need else None for need in needs)
+# normal(mean, std) samples: torch treats the sample as constant in mean and std (zero gradients,
+# in each input's own shape).
+@derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",), save=("mean.shape",))
+def normal_mean_backward(grad, mean_shape):
+    return zeros(mean_shape, grad)
 
 
-derivative("aten::normal.Tensor_float", "NormalBackward1", inputs=("mean",))(_normal_backward)
-derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",))(_normal_backward)
-derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"))(_normal_backward)
+@derivative("aten::normal.float_Tensor", "NormalBackward2", inputs=("std",), save=("std.shape",))
+def normal_std_backward(grad, std_shape):
+    return zeros(std_shape, grad)
+
+
+@derivative("aten::normal.Tensor_Tensor", "NormalBackward3", inputs=("mean", "std"), save=("mean.shape", "std.shape"))
+def normal_both_backward(grad, mean_shape, std_shape, needs):
+    grad_mean = zeros(mean_shape, grad) if needs[0] else None
+    return grad_mean, (zeros(std_shape, grad) if needs[1] else None)
+
+
+@derivative("aten::flip", "FlipBackward0", inputs=("self",), save=("dims",))
+def flip_backward(grad, dims):
+    return grad.flip(dims)

@@ -12,38 +12,41 @@ import numpy as np
 import torchpy
 
 from . import derivative
-from ._common import scatter_back, zeros
+from ._common import new_zeros, scale, scatter_back, zeros, zeros_like
 
 aten = torchpy.ops.aten
 
 
 @derivative("aten::index.Tensor", "IndexBackward0", inputs=("self",), save=("self.shape", "indices"))
 def index_backward(grad, self_shape, indices):
-    return aten.index_put.default(zeros(self_shape, grad), indices, grad, True)
+    return aten.index_put.default(new_zeros(grad, self_shape, with_options=True), indices, grad, True)
 
 
-def _index_put_backward(grad, indices, accumulate):
-    grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros((), grad), False)
-    return grad_self, aten.index.Tensor(grad, indices)
+def _index_put_backward(grad, indices, values_shape, accumulate, needs):
+    grad_self = None
+    if needs[0]:
+        grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros(values_shape, grad), False)
+    return grad_self, (aten.index.Tensor(grad, indices) if needs[1] else None)
 
 
 # index_put_ (x[i] = v) uses index_put's formula, _index_put_impl_ _index_put_impl's.
 derivative("aten::index_put", "IndexPutBackward0", inputs=("self", "values"),
-           save=("indices", "accumulate"))(_index_put_backward)
+           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
 derivative("aten::_index_put_impl", "IndexPutImplBackward0", inputs=("self", "values"),
-           save=("indices", "accumulate"))(_index_put_backward)
+           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
 
 
 @derivative("aten::gather", "GatherBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def gather_backward(grad, self_shape, dim, index):
-    return zeros(self_shape, grad).scatter_add(dim, index, grad)
+    return new_zeros(grad, self_shape).scatter_add(dim, index, grad)
 
 
 @derivative("aten::index_select", "IndexSelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def index_select_backward(grad, self_shape, dim, index):
     if len(self_shape) == 0:
         return grad.reshape(())
-    return zeros(self_shape, grad).index_add(dim, index.reshape(-1), grad)
+    index = index.reshape(-1) if index.dim() == 0 else index
+    return new_zeros(grad, self_shape, with_options=True).index_add(dim, index, grad)
 
 
 @derivative("aten::index_add", "IndexAddBackward0", inputs=("self", "source"),
@@ -52,16 +55,16 @@ def index_add_backward(grad, dim, index, source_shape, alpha):
     if len(source_shape) == 0:
         grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
     else:
-        grad_source = grad.index_select(dim, index)
-    return grad, grad_source if alpha == 1 else grad_source * alpha
+        grad_source = grad.index_select(dim, index).expand(list(source_shape))
+    return grad, grad_source if alpha == 1 else scale(grad_source, alpha)
 
 
-@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self.shape", "mask"))
-def masked_select_backward(grad, self_shape, mask):
+@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self", "mask"))
+def masked_select_backward(grad, self, mask):
     # The selection runs over self and mask broadcast together; un-broadcasting is central.
-    shape = np.broadcast_shapes(tuple(self_shape), tuple(mask.shape))
-    chosen = np.broadcast_to(np.asarray(mask._data, dtype=bool), shape)
-    return scatter_back(grad, shape, np.flatnonzero(chosen))
+    shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
+    spread = zeros_like(self.expand(list(shape)), memory_format=torchpy.preserve_format)
+    return spread.masked_scatter(mask, grad)
 
 
 # --- scatter ---------------------------------------------------------------------------------
@@ -100,10 +103,11 @@ def _scatter_sum(grad, self, dim, index, src, include_self, result):
 
 
 def _scatter_mean(grad, self, dim, index, src, include_self, result):
-    start = torchpy.ones_like(self) if include_self else torchpy.zeros_like(self)
-    count = start.scatter_add(dim, index, torchpy.ones_like(src))
-    share = grad / count.masked_fill(count == 0, 1)
-    return share, share.gather(dim, index)
+    start = aten.ones_like.default(self) if include_self else zeros_like(self)
+    count = start.scatter_add(dim, index, aten.ones_like.default(src))
+    count.masked_fill_(count == 0, 1)
+    grad_self = grad / count
+    return grad_self, grad.gather(dim, index) / count.gather(dim, index)
 
 
 def _scatter_prod(grad, self, dim, index, src, include_self, result):
@@ -123,11 +127,14 @@ def _scatter_prod(grad, self, dim, index, src, include_self, result):
 def _scatter_extreme(grad, self, dim, index, src, include_self, result):
     # The elements equal to the result share its gradient evenly. As in torch, self's ties
     # are counted even with include_self=False (its share is then dropped).
+    value = result.gather(dim, index)
     self_hit = (self == result).to(grad.dtype)
-    src_hit = (src == result.gather(dim, index)).to(grad.dtype)
+    src_hit = (src == value).to(grad.dtype)
     count = self_hit.scatter_add(dim, index, src_hit)
     share = grad / count
-    return self_hit * share, src_hit * share.gather(dim, index)
+    grad_self = (self == result) * share
+    share_of_src = share.gather(dim, index)
+    return grad_self, (src == value) * share_of_src
 
 
 _SCATTER_REDUCE_RULES = {
@@ -147,14 +154,14 @@ def masked_scatter_backward(grad, mask, source_shape, needs):
     grad_self = grad.masked_fill(mask, 0) if needs[0] else None
     grad_source = None
     if needs[1]:
-        # The source's first k elements (k = the mask's true count) were written, in order.
-        taken = grad.masked_select(mask)
-        count = int(np.prod(tuple(source_shape), dtype=np.int64))
-        pad = count - taken.shape[0]
-        if pad > 0:
-            taken = torchpy.cat([taken, zeros((pad,), grad)])
-        grad_source = taken.reshape(tuple(source_shape))
+        grad_source = aten.masked_scatter_backward.default(grad, mask, list(source_shape))
     return grad_self, grad_source
+
+
+@derivative("aten::masked_scatter_backward", "MaskedScatterBackwardBackward0", inputs=("grad_output",),
+            save=("grad_output.shape", "mask"))
+def masked_scatter_backward_backward(grad, grad_output_shape, mask):
+    return zeros(grad_output_shape, grad).masked_scatter(mask, grad)
 
 
 @derivative("aten::index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))
@@ -165,10 +172,13 @@ def index_fill_scalar_backward(grad, dim, index):
 @derivative("aten::index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"),
             save=("dim", "index"))
 def index_fill_tensor_backward(grad, dim, index, needs):
-    cleared = grad.index_fill(dim, index, 0)
-    # value landed once at each filled position (repeated indices fill the same one).
-    grad_value = (grad - cleared).sum() if needs[1] else None
-    return (cleared if needs[0] else None), grad_value
+    grad_self = grad.index_fill(dim, index, 0) if needs[0] else None
+    grad_value = None
+    if needs[1]:
+        # value landed once at each filled position (repeated indices fill the same one).
+        distinct = aten._unique.default(index, False)[0]
+        grad_value = grad.index_select(dim, distinct).sum()
+    return grad_self, grad_value
 
 
 @derivative("aten::index_copy", "IndexCopyBackward0", inputs=("self", "source"),
@@ -178,15 +188,15 @@ def index_copy_backward(grad, dim, index, source_shape, needs):
     grad_source = None
     if needs[1]:
         if len(source_shape) == 0:
-            grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
+            grad_source = grad.index_select(dim, index.squeeze(0))
         else:
-            grad_source = grad.index_select(dim, index)
+            grad_source = grad.index_select(dim, index).expand(list(source_shape))
     return grad_self, grad_source
 
 
-@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self.shape", "index"))
-def take_backward(grad, self_shape, index):
-    return zeros(self_shape, grad).put(index, grad, True)
+@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self", "index"))
+def take_backward(grad, self, index):
+    return zeros_like(self).put(index, grad, True)
 
 
 @derivative("aten::put", "PutBackward0", inputs=("self", "source"),

@@ -1,57 +1,63 @@
 """Derivatives of matrix products (real dtypes: a transpose, no conjugation).
 
 For C = A @ B:  dA = dC @ B^T,  dB = A^T @ dC. The add* forms (beta * self +
-alpha * product) scale these by alpha and pass beta * grad to self.
+alpha * product) scale these by alpha and pass beta * grad to self. As in PyTorch,
+a column-major input gets its gradient computed transposed (dA = (B @ dC^T)^T), so
+it comes out column-major too, and the gradients come in PyTorch's order.
 """
 
 from __future__ import annotations
 
 from . import derivative
+from ._common import scale
 
 
-def _scaled(t, factor):
-    return t if t is None or factor == 1 else t * factor
+def _times(t, factor):
+    return t if factor == 1 else scale(t, factor)
 
 
-@derivative("aten::mm", "MmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
-def mm_backward(grad, self, mat2, needs=(True, True)):
-    # torch's generated MmBackward0 computes mat2's gradient first
-    grad_mat2 = _mm_mat2_backward(grad, self, mat2) if needs[1] else None
-    grad_self = _mm_mat1_backward(grad, mat2, self) if needs[0] else None
+def _column_major(shape, stride) -> bool:
+    return stride[0] == 1 and stride[1] == shape[0]
+
+
+def _mm_mat1_grad(grad, mat2, mat1_shape, mat1_stride, alpha=1):
+    if _column_major(mat1_shape, mat1_stride):
+        return _times(mat2.mm(grad.t()).t(), alpha)
+    return _times(grad.mm(mat2.t()), alpha)
+
+
+def _mm_mat2_grad(grad, mat1, mat2_shape, mat2_stride, alpha=1):
+    if _column_major(mat2_shape, mat2_stride):
+        return _times(grad.t().mm(mat1).t(), alpha)
+    return _times(mat1.t().mm(grad), alpha)
+
+
+_MM_SAVE = ("self", "mat2", "self.shape", "self.stride", "mat2.shape", "mat2.stride")
+
+
+@derivative("aten::mm", "MmBackward0", inputs=("self", "mat2"), save=_MM_SAVE)
+def mm_backward(grad, self, mat2, self_shape, self_stride, mat2_shape, mat2_stride, needs):
+    grad_mat2 = _mm_mat2_grad(grad, self, mat2_shape, mat2_stride) if needs[1] else None
+    grad_self = _mm_mat1_grad(grad, mat2, self_shape, self_stride) if needs[0] else None
     return grad_self, grad_mat2
 
 
-def _column_major(t):
-    sizes, strides = t.shape, t.stride()
-    return strides[0] == 1 and strides[1] == sizes[0]
-
-
-def _mm_mat1_backward(grad, mat2, mat1):
-    """d(mat1 @ mat2)/d(mat1), as torch computes it: a column-major mat1 gets a column-major grad."""
-    if _column_major(mat1):
-        return _conj(mat2).mm(grad.t()).t()
-    return grad.mm(_conj(mat2.t()))
-
-
-def _mm_mat2_backward(grad, mat1, mat2):
-    if _column_major(mat2):
-        return grad.t().mm(_conj(mat1)).t()
-    return _conj(mat1.t()).mm(grad)
-
-
-def _conj(t):
-    return t.conj() if t.dtype.is_complex else t  # torch's conj() of a real tensor is no op call
-
-
 @derivative("aten::bmm", "BmmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
-def bmm_backward(grad, self, mat2, needs=(True, True)):
-    return ((grad.bmm(mat2.transpose(1, 2)) if needs[0] else None),
-            (self.transpose(1, 2).bmm(grad) if needs[1] else None))
+def bmm_backward(grad, self, mat2, needs):
+    grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None
+    grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None
+    return grad_self, grad_mat2
+
+
+def _outer(grad, vec):
+    """grad ⊗ vec, as aten's outer decomposes: grad viewed as a column times vec."""
+    return grad.view([grad.shape[0], 1]) * vec
 
 
 @derivative("aten::mv", "MvBackward0", inputs=("self", "vec"), save=("self", "vec"))
-def mv_backward(grad, self, vec, needs=(True, True)):
-    return ((grad.unsqueeze(1) * vec.unsqueeze(0)) if needs[0] else None), (self.t().mv(grad) if needs[1] else None)
+def mv_backward(grad, self, vec, needs):
+    grad_self = _outer(grad, vec) if needs[0] else None
+    return grad_self, (self.t().mv(grad) if needs[1] else None)
 
 
 @derivative("aten::dot", "DotBackward0", inputs=("self", "tensor"), save=("self", "tensor"))
@@ -66,21 +72,26 @@ def vdot_backward(grad, self, other):
 
 
 @derivative("aten::addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
-            save=("mat1", "mat2", "beta", "alpha"))
-def addmm_backward(grad, mat1, mat2, beta, alpha, needs):
-    grad_mat1 = _mm_mat1_backward(grad, mat2, mat1) if needs[1] else None
-    grad_mat2 = _mm_mat2_backward(grad, mat1, mat2) if needs[2] else None
-    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_mat1, alpha), _scaled(grad_mat2, alpha)
+            save=("mat1", "mat2", "beta", "alpha", "mat1.shape", "mat1.stride", "mat2.shape", "mat2.stride"))
+def addmm_backward(grad, mat1, mat2, beta, alpha, mat1_shape, mat1_stride, mat2_shape, mat2_stride, needs):
+    grad_mat1 = _mm_mat1_grad(grad, mat2, mat1_shape, mat1_stride, alpha) if needs[1] else None
+    grad_mat2 = _mm_mat2_grad(grad, mat1, mat2_shape, mat2_stride, alpha) if needs[2] else None
+    grad_self = _times(grad, beta) if needs[0] else None
+    return grad_self, grad_mat1, grad_mat2
 
 
 @derivative("aten::baddbmm", "BaddbmmBackward0", inputs=("self", "batch1", "batch2"),
             save=("batch1", "batch2", "beta", "alpha"))
 def baddbmm_backward(grad, batch1, batch2, beta, alpha, needs):
-    grad_batch1, grad_batch2 = bmm_backward(grad, batch1, batch2, needs[1:])
-    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_batch1, alpha), _scaled(grad_batch2, alpha)
+    grad_batch1 = _times(grad.bmm(batch2.transpose(1, 2)), alpha) if needs[1] else None
+    grad_batch2 = _times(batch1.transpose(1, 2).bmm(grad), alpha) if needs[2] else None
+    grad_self = _times(grad, beta) if needs[0] else None
+    return grad_self, grad_batch1, grad_batch2
 
 
 @derivative("aten::addmv", "AddmvBackward0", inputs=("self", "mat", "vec"), save=("mat", "vec", "beta", "alpha"))
 def addmv_backward(grad, mat, vec, beta, alpha, needs):
-    grad_mat, grad_vec = mv_backward(grad, mat, vec, needs[1:])
-    return _scaled(grad, beta) if needs[0] else None, _scaled(grad_mat, alpha), _scaled(grad_vec, alpha)
+    grad_mat = _times(_outer(grad, vec), alpha) if needs[1] else None
+    grad_self = _times(grad, beta) if needs[0] else None
+    grad_vec = _times(mat.t().mv(grad), alpha) if needs[2] else None
+    return grad_self, grad_mat, grad_vec

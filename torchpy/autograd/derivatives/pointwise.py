@@ -12,23 +12,34 @@ import math
 import torchpy
 
 from . import derivative
-from ._common import not_differentiable
+from ._common import not_differentiable, scalar_zero, scale, shift, zeros_like, zeros_like_options, zeros_of
 
 _LN2 = math.log(2.0)
-_LN10 = math.log(10.0)
+_LN10 = 2.3025850929940455  # the double torch multiplies by (math.log(10.0) is one ulp above)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def _zeros(grad):
-    return torchpy.zeros_like(grad)
+    return zeros_like(grad)
 
+
+aten = torchpy.ops.aten
+
+# PyTorch's generated backward functions compute the last input's gradient first where
+# derivatives.yaml gives one formula per input; the formulas below keep that order, and
+# the order of the aten calls inside each C++ expression.
 
 # --- add / sub / mul / div -------------------------------------------------------------------
 
 
+def _times_alpha(grad, alpha):
+    return grad if alpha == 1 else scale(grad, alpha)
+
+
 @derivative("aten::add.Tensor", "AddBackward0", inputs=("self", "other"), save=("alpha",))
-def add_backward(grad, alpha):
-    return grad, grad if alpha == 1 else grad * alpha
+def add_backward(grad, alpha, needs):
+    grad_other = _times_alpha(grad, alpha) if needs[1] else None
+    return grad, grad_other
 
 
 @derivative("aten::add.Scalar", "AddBackward1", inputs=("self",))
@@ -37,8 +48,9 @@ def add_scalar_backward(grad):
 
 
 @derivative("aten::sub.Tensor", "SubBackward0", inputs=("self", "other"), save=("alpha",))
-def sub_backward(grad, alpha):
-    return grad, grad * -alpha
+def sub_backward(grad, alpha, needs):
+    grad_other = _times_alpha(-grad, alpha) if needs[1] else None
+    return grad, grad_other
 
 
 @derivative("aten::sub.Scalar", "SubBackward1", inputs=("self",))
@@ -48,43 +60,45 @@ def sub_scalar_backward(grad):
 
 # rsub(self, other, alpha) = other - alpha * self
 @derivative("aten::rsub.Tensor", "RsubBackward0", inputs=("self", "other"), save=("alpha",))
-def rsub_backward(grad, alpha):
-    return grad * -alpha, grad
+def rsub_backward(grad, alpha, needs):
+    return (_times_alpha(-grad, alpha) if needs[0] else None), grad
 
 
 @derivative("aten::rsub.Scalar", "RsubBackward1", inputs=("self",), save=("alpha",))
 def rsub_scalar_backward(grad, alpha):
-    return grad * -alpha
+    return _times_alpha(-grad, alpha)
 
 
 @derivative("aten::mul.Tensor", "MulBackward0", inputs=("self", "other"), save=("self", "other"))
 def mul_backward(grad, self, other, needs):
-    # torch's generated MulBackward0 computes other's gradient first
     grad_other = grad * self if needs[1] else None
     return (grad * other if needs[0] else None), grad_other
 
 
 @derivative("aten::mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
 def mul_scalar_backward(grad, other):
-    return grad * other
+    return scale(grad, other)
 
 
 @derivative("aten::div.Tensor", "DivBackward0", inputs=("self", "other"), save=("self", "other"))
 def div_backward(grad, self, other, needs):
-    grad_self = grad / other if needs[0] else None
-    grad_other = -grad * self / (other * other) if needs[1] else None
-    return grad_self, grad_other
+    grad_other = None
+    if needs[1]:
+        quotient = self / other / other
+        grad_other = -grad * quotient
+    return (grad / other if needs[0] else None), grad_other
 
 
 @derivative("aten::div.Scalar", "DivBackward1", inputs=("self",), save=("other",))
 def div_scalar_backward(grad, other):
-    return grad / other
+    return aten.div.Scalar(grad, other)
 
 
 @derivative("aten::threshold_backward", "ThresholdBackwardBackward0", inputs=("grad_output", "self"),
             save=("self", "threshold"))
-def threshold_backward_backward(grad, self, threshold):
-    return torchpy.ops.aten.threshold_backward.default(grad, self, threshold), None
+def threshold_backward_backward(grad, self, threshold, needs):
+    grad_grad_output = aten.threshold_backward.default(grad, self, threshold) if needs[0] else None
+    return grad_grad_output, (zeros_like(grad) if needs[1] else None)
 
 
 # With a rounding mode the result is piecewise constant: zero gradient.
@@ -92,19 +106,25 @@ def threshold_backward_backward(grad, self, threshold):
             save=("self", "other", "rounding_mode"))
 def div_mode_backward(grad, self, other, rounding_mode, needs):
     if rounding_mode is not None:
-        return _zeros(grad), _zeros(grad)
+        grad_other = zeros_like_options(grad) if needs[1] else None
+        return (zeros_like_options(grad) if needs[0] else None), grad_other
     return div_backward(grad, self, other, needs)
 
 
 @derivative("aten::div.Scalar_mode", "DivBackward3", inputs=("self",), save=("other", "rounding_mode"))
 def div_scalar_mode_backward(grad, other, rounding_mode):
-    return _zeros(grad) if rounding_mode is not None else grad / other
+    return zeros_like_options(grad) if rounding_mode is not None else aten.div.Scalar(grad, other)
+
+
+def _minus_grad_times(grad, factor):
+    return -grad * factor
 
 
 # remainder(a, b) = a - b * floor(a / b); fmod uses trunc instead of floor.
 @derivative("aten::remainder.Tensor", "RemainderBackward1", inputs=("self", "other"), save=("self", "other"))
-def remainder_backward(grad, self, other):
-    return grad, -grad * torchpy.div(self, other, rounding_mode="floor")
+def remainder_backward(grad, self, other, needs):
+    grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="floor")) if needs[1] else None
+    return grad, grad_other
 
 
 @derivative("aten::remainder.Scalar", "RemainderBackward0", inputs=("self",))
@@ -113,8 +133,9 @@ def remainder_scalar_backward(grad):
 
 
 @derivative("aten::fmod.Tensor", "FmodBackward1", inputs=("self", "other"), save=("self", "other"))
-def fmod_backward(grad, self, other):
-    return grad, -grad * torchpy.div(self, other, rounding_mode="trunc")
+def fmod_backward(grad, self, other, needs):
+    grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="trunc")) if needs[1] else None
+    return grad, grad_other
 
 
 @derivative("aten::fmod.Scalar", "FmodBackward0", inputs=("self",))
@@ -128,10 +149,9 @@ def fmod_scalar_backward(grad):
 @derivative("aten::pow.Tensor_Scalar", "PowBackward0", inputs=("self",), save=("self", "exponent"))
 def pow_scalar_exponent_backward(grad, self, exponent):
     if exponent == 0:
-        return _zeros(grad)
-    # torch computes with the exponent as a double (or complex): pow(x, 1.0), then mul.Scalar
-    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)
-    return grad * torchpy.ops.aten.mul.Scalar(self.pow(exponent - 1), exponent)
+        return zeros_like(self, memory_format=torchpy.contiguous_format)
+    exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)  # a C++ Scalar's double
+    return grad * scale(self.pow(exponent - 1), exponent)
 
 
 # pow_.Scalar is pow.Tensor_Scalar's in-place form (not pow.Scalar's): registered by name.
@@ -141,10 +161,16 @@ derivative("aten::pow_.Scalar", "PowBackward0", inputs=("self",), save=("self", 
 
 @derivative("aten::pow.Tensor_Tensor", "PowBackward1", inputs=("self", "exponent"),
             save=("self", "exponent", "result"))
-def pow_backward(grad, self, exponent, result):
-    # d/dself: exponent * self^(exponent-1), defined as 0 where exponent == 0 (even at self == 0).
-    grad_self = torchpy.where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
-    return grad_self, _pow_exponent_grad(grad, self, exponent, result)
+def pow_backward(grad, self, exponent, result, needs):
+    grad_exponent = _pow_exponent_grad(grad, self, exponent, result) if needs[1] else None
+    grad_self = None
+    if needs[0]:
+        # d/dself: exponent * self^(exponent-1), defined as 0 where exponent == 0 (even at self == 0).
+        power = self.pow(aten.sub.Scalar(exponent, 1))
+        product = grad * (exponent * power)
+        zero = scalar_zero(product)
+        grad_self = torchpy.where(aten.eq.Scalar(exponent, 0.0), zero, product)
+    return grad_self, grad_exponent
 
 
 derivative("aten::pow_.Tensor", "PowBackward1", inputs=("self", "exponent"),
@@ -153,16 +179,21 @@ derivative("aten::pow_.Tensor", "PowBackward1", inputs=("self", "exponent"),
 
 def _pow_exponent_grad(grad, base, exponent, result):
     """d/dexponent of base^exponent = result * log(base), taken as 0 where base == 0, exponent >= 0."""
-    at_zero = (base == 0) & (exponent >= 0)
-    return grad * torchpy.where(at_zero, 0.0, result * torchpy.log(base))
+    non_negative = exponent >= 0
+    at_zero = torchpy.logical_and(base == 0, non_negative)
+    log_base = torchpy.log(base)
+    product = result * log_base
+    return grad * torchpy.where(at_zero, scalar_zero(product), product)
 
 
 @derivative("aten::pow.Scalar", "PowBackward2", inputs=("exponent",), save=("self", "exponent", "result"))
 def pow_scalar_base_backward(grad, self, exponent, result):
     if self == 0:
-        return grad * torchpy.where(exponent >= 0, 0.0, result * -math.inf)
+        product = scale(result, -math.inf)
+        zero = zeros_of((), product)
+        return grad * torchpy.where(aten.ge.Scalar(exponent, 0), zero, product)
     log_base = math.log(self) if self > 0 else math.nan
-    return grad * (result * log_base)
+    return grad * scale(result, log_base)
 
 
 # --- unary -----------------------------------------------------------------------------------
@@ -170,7 +201,7 @@ def pow_scalar_base_backward(grad, self, exponent, result):
 
 @derivative("aten::abs", "AbsBackward0", inputs=("self",), save=("self",))
 def abs_backward(grad, self):
-    return grad * self.sign()
+    return grad * self.sgn()
 
 
 @derivative("aten::neg", "NegBackward0", inputs=("self",))
@@ -185,12 +216,12 @@ def exp_backward(grad, result):
 
 @derivative("aten::exp2", "Exp2Backward0", inputs=("self",), save=("result",))
 def exp2_backward(grad, result):
-    return grad * (result * _LN2)
+    return scale(grad * result, _LN2)
 
 
 @derivative("aten::expm1", "Expm1Backward0", inputs=("self",), save=("result",))
 def expm1_backward(grad, result):
-    return grad * (result + 1)
+    return grad * shift(result, 1)
 
 
 @derivative("aten::log", "LogBackward0", inputs=("self",), save=("self",))
@@ -200,27 +231,27 @@ def log_backward(grad, self):
 
 @derivative("aten::log2", "Log2Backward0", inputs=("self",), save=("self",))
 def log2_backward(grad, self):
-    return grad / (self * _LN2)
+    return grad / scale(self, _LN2)
 
 
 @derivative("aten::log10", "Log10Backward0", inputs=("self",), save=("self",))
 def log10_backward(grad, self):
-    return grad / (self * _LN10)
+    return grad / scale(self, _LN10)
 
 
 @derivative("aten::log1p", "Log1PBackward0", inputs=("self",), save=("self",))
 def log1p_backward(grad, self):
-    return grad / (self + 1)
+    return grad / shift(self, 1)
 
 
 @derivative("aten::sqrt", "SqrtBackward0", inputs=("self",), save=("result",))
 def sqrt_backward(grad, result):
-    return grad / (result * 2)
+    return grad / scale(result, 2)
 
 
 @derivative("aten::rsqrt", "RsqrtBackward0", inputs=("self",), save=("result",))
 def rsqrt_backward(grad, result):
-    return grad * (result.pow(3) * -0.5)
+    return grad * scale(result.pow(3), -0.5)
 
 
 @derivative("aten::reciprocal", "ReciprocalBackward0", inputs=("self",), save=("result",))
@@ -240,22 +271,26 @@ def cos_backward(grad, self):
 
 @derivative("aten::tan", "TanBackward0", inputs=("self",), save=("result",))
 def tan_backward(grad, result):
-    return grad * (result * result + 1)
+    return grad * shift(result.pow(2), 1)
+
+
+def _one_minus_square_rsqrt(self):
+    return shift(-self * self, 1).rsqrt()
 
 
 @derivative("aten::asin", "AsinBackward0", inputs=("self",), save=("self",))
 def asin_backward(grad, self):
-    return grad * (1 - self * self).rsqrt()
+    return grad * _one_minus_square_rsqrt(self)
 
 
 @derivative("aten::acos", "AcosBackward0", inputs=("self",), save=("self",))
 def acos_backward(grad, self):
-    return grad * -(1 - self * self).rsqrt()
+    return grad * -_one_minus_square_rsqrt(self)
 
 
 @derivative("aten::atan", "AtanBackward0", inputs=("self",), save=("self",))
 def atan_backward(grad, self):
-    return grad / (self * self + 1)
+    return grad / shift(self * self, 1)
 
 
 @derivative("aten::sinh", "SinhBackward0", inputs=("self",), save=("self",))
@@ -270,27 +305,52 @@ def cosh_backward(grad, self):
 
 @derivative("aten::tanh", "TanhBackward0", inputs=("self",), save=("result",))
 def tanh_backward(grad, result):
-    return grad * (1 - result * result)
+    return aten.tanh_backward.default(grad, result)
+
+
+@derivative("aten::tanh_backward", "TanhBackwardBackward0", inputs=("grad_output", "output"),
+            save=("grad_output", "output"))
+def tanh_backward_backward(grad, grad_output, output, needs):
+    # tanh_backward(g, y) = g * (1 - y^2)
+    grad_output_grad = aten.tanh_backward.default(grad, output) if needs[0] else None
+    output_grad = scale(output, -2) * grad_output * grad if needs[1] else None
+    return grad_output_grad, output_grad
 
 
 @derivative("aten::sigmoid", "SigmoidBackward0", inputs=("self",), save=("result",))
 def sigmoid_backward(grad, result):
-    return grad * (result * (1 - result))
+    return aten.sigmoid_backward.default(grad, result)
+
+
+@derivative("aten::sigmoid_backward", "SigmoidBackwardBackward0", inputs=("grad_output", "output"),
+            save=("grad_output", "output"))
+def sigmoid_backward_backward(grad, grad_output, output, needs):
+    # sigmoid_backward(g, y) = g * y * (1 - y)
+    grad_output_grad = aten.sigmoid_backward.default(grad, output) if needs[0] else None
+    output_grad = None
+    if needs[1]:
+        slope = shift(scale(output, -2), 1)
+        output_grad = grad * grad_output * slope
+    return grad_output_grad, output_grad
 
 
 @derivative("aten::relu", "ReluBackward0", inputs=("self",), save=("result",))
 def relu_backward(grad, result):
-    return torchpy.ops.aten.threshold_backward.default(grad, result, 0)
+    return aten.threshold_backward.default(grad, result, 0)
+
+
+def _gaussian(self):
+    return (-self.pow(2)).exp()
 
 
 @derivative("aten::erf", "ErfBackward0", inputs=("self",), save=("self",))
 def erf_backward(grad, self):
-    return grad * ((-(self * self)).exp() * _TWO_OVER_SQRT_PI)
+    return scale(_gaussian(self), _TWO_OVER_SQRT_PI) * grad
 
 
 @derivative("aten::erfc", "ErfcBackward0", inputs=("self",), save=("self",))
 def erfc_backward(grad, self):
-    return grad * ((-(self * self)).exp() * -_TWO_OVER_SQRT_PI)
+    return scale(_gaussian(self), -_TWO_OVER_SQRT_PI) * grad
 
 
 # Piecewise-constant functions: zero gradient (torch records a node all the same).
@@ -324,97 +384,148 @@ def nan_to_num_backward(grad, self):
 # The gradient flows to self where it lies inside [min, max] (bounds included).
 
 
+def _where_else_zero(condition_of, grad):
+    zero = scalar_zero(grad)  # made before the condition, as the C++ argument order has it
+    return torchpy.where(condition_of(), grad, zero)
+
+
 @derivative("aten::clamp", "ClampBackward1", inputs=("self",), save=("self", "min", "max"))
 def clamp_backward(grad, self, min, max):
     if min is None and max is None:
         return grad
     if max is None:
-        inside = self >= min
-    elif min is None:
-        inside = self <= max
-    else:
-        inside = (self >= min) & (self <= max)
-    return torchpy.where(inside, grad, 0.0)
+        return _where_else_zero(lambda: aten.ge.Scalar(self, min), grad)
+    if min is None:
+        return _where_else_zero(lambda: aten.le.Scalar(self, max), grad)
+    return _where_else_zero(lambda: aten.ge.Scalar(self, min).logical_and_(aten.le.Scalar(self, max)), grad)
 
 
 @derivative("aten::clamp.Tensor", "ClampBackward0", inputs=("self", "min", "max"), save=("self", "min", "max"))
-def clamp_tensor_backward(grad, self, min, max):
-    grad_self = clamp_backward(grad, self, min, max)
-    if min is not None and max is not None:
-        # With min > max the result is max everywhere: max gets the gradient.
-        grad_min = torchpy.where((self < min) & (min < max), grad, 0.0)
-        grad_max = torchpy.where((self > max) | (max < min), grad, 0.0)
-    else:
-        grad_min = None if min is None else torchpy.where(self < min, grad, 0.0)
-        grad_max = None if max is None else torchpy.where(self > max, grad, 0.0)
+def clamp_tensor_backward(grad, self, min, max, needs):
+    grad_min = grad_max = None
+    if needs[1] or needs[2]:
+        zero = scalar_zero(grad)
+        if min is not None and max is not None:
+            # With min > max the result is max everywhere: max gets the gradient.
+            if needs[1]:
+                grad_min = torchpy.where(torchpy.logical_and(self < min, min < max), grad, zero)
+            if needs[2]:
+                grad_max = torchpy.where(torchpy.logical_or(self > max, max < min), grad, zero)
+        elif min is not None:
+            grad_min = torchpy.where(self < min, grad, zero)
+        elif max is not None:
+            grad_max = torchpy.where(self > max, grad, zero)
+    grad_self = None
+    if needs[0]:
+        if min is not None and max is not None:
+            grad_self = _where_else_zero(lambda: torchpy.logical_and(self >= min, self <= max), grad)
+        elif min is not None:
+            grad_self = _where_else_zero(lambda: self >= min, grad)
+        elif max is not None:
+            grad_self = _where_else_zero(lambda: self <= max, grad)
+        else:
+            grad_self = grad
     return grad_self, grad_min, grad_max
 
 
 @derivative("aten::clamp_min", "ClampMinBackward0", inputs=("self",), save=("self", "min"))
 def clamp_min_backward(grad, self, min):
-    return torchpy.where(self >= min, grad, 0.0)
+    return _where_else_zero(lambda: aten.ge.Scalar(self, min), grad)
 
 
 @derivative("aten::clamp_min.Tensor", "ClampMinBackward1", inputs=("self", "min"), save=("self", "min"))
-def clamp_min_tensor_backward(grad, self, min):
-    return torchpy.where(self >= min, grad, 0.0), torchpy.where(self < min, grad, 0.0)
+def clamp_min_tensor_backward(grad, self, min, needs):
+    grad_min = _where_else_zero(lambda: self < min, grad) if needs[1] else None
+    grad_self = _where_else_zero(lambda: self >= min, grad) if needs[0] else None
+    return grad_self, grad_min
 
 
 @derivative("aten::clamp_max", "ClampMaxBackward0", inputs=("self",), save=("self", "max"))
 def clamp_max_backward(grad, self, max):
-    return torchpy.where(self <= max, grad, 0.0)
+    return _where_else_zero(lambda: aten.le.Scalar(self, max), grad)
 
 
 @derivative("aten::clamp_max.Tensor", "ClampMaxBackward1", inputs=("self", "max"), save=("self", "max"))
-def clamp_max_tensor_backward(grad, self, max):
-    return torchpy.where(self <= max, grad, 0.0), torchpy.where(self > max, grad, 0.0)
+def clamp_max_tensor_backward(grad, self, max, needs):
+    grad_max = _where_else_zero(lambda: self > max, grad) if needs[1] else None
+    grad_self = _where_else_zero(lambda: self <= max, grad) if needs[0] else None
+    return grad_self, grad_max
 
 
 # --- binary functions ------------------------------------------------------------------------
 
 
-# Ties split the gradient in half between the two inputs.
+def _ties(grad, self, other, masked_where: str):
+    """grad where self and other differ, half of it at ties, zero where self `masked_where` other."""
+    half = aten.div.Scalar(grad, 2)
+    shared = torchpy.where(self == other, half, grad)
+    return shared.masked_fill_(getattr(torchpy, masked_where)(self, other), 0)
+
+
 @derivative("aten::maximum", "MaximumBackward0", inputs=("self", "other"), save=("self", "other"))
-def maximum_backward(grad, self, other):
-    shared = torchpy.where(self == other, grad / 2, grad)
-    return shared.masked_fill(self < other, 0), shared.masked_fill(self > other, 0)
+def maximum_backward(grad, self, other, needs):
+    grad_other = _ties(grad, self, other, "gt") if needs[1] else None
+    grad_self = _ties(grad, self, other, "lt") if needs[0] else None
+    return grad_self, grad_other
 
 
 @derivative("aten::minimum", "MinimumBackward0", inputs=("self", "other"), save=("self", "other"))
-def minimum_backward(grad, self, other):
-    shared = torchpy.where(self == other, grad / 2, grad)
-    return shared.masked_fill(self > other, 0), shared.masked_fill(self < other, 0)
+def minimum_backward(grad, self, other, needs):
+    grad_other = _ties(grad, self, other, "lt") if needs[1] else None
+    grad_self = _ties(grad, self, other, "gt") if needs[0] else None
+    return grad_self, grad_other
 
 
 @derivative("aten::atan2", "Atan2Backward0", inputs=("self", "other"), save=("self", "other"))
-def atan2_backward(grad, self, other):
-    scale = grad / (self * self + other * other)
-    return scale * other, scale * -self
+def atan2_backward(grad, self, other, needs):
+    other_squared = other * other
+    denominator = (self * self) + other_squared
+    reciprocal = denominator.reciprocal()
+    reciprocal = reciprocal.masked_fill(aten.eq.Scalar(denominator, 0), 0)
+    grad_self = grad * other * reciprocal if needs[0] else None
+    grad_other = grad * -self * reciprocal if needs[1] else None
+    return grad_self, grad_other
 
 
 @derivative("aten::hypot", "HypotBackward0", inputs=("self", "other"), save=("self", "other", "result"))
-def hypot_backward(grad, self, other, result):
-    scale = grad / result
-    return scale * self, scale * other
+def hypot_backward(grad, self, other, result, needs):
+    grad_other = grad * other / result if needs[1] else None
+    grad_self = grad * self / result if needs[0] else None
+    return grad_self, grad_other
 
 
 @derivative("aten::lerp.Scalar", "LerpBackward0", inputs=("self", "end"), save=("weight",))
-def lerp_scalar_backward(grad, weight):
-    return grad * (1 - weight), grad * weight
+def lerp_scalar_backward(grad, weight, needs):
+    grad_end = scale(grad, weight) if needs[1] else None
+    grad_self = scale(grad, 1 - weight) if needs[0] else None
+    return grad_self, grad_end
 
 
 @derivative("aten::lerp.Tensor", "LerpBackward1", inputs=("self", "end", "weight"),
             save=("self", "end", "weight"))
-def lerp_backward(grad, self, end, weight):
-    return grad * (1 - weight), grad * weight, grad * (end - self)
+def lerp_backward(grad, self, end, weight, needs):
+    grad_end = grad * weight if needs[1] else None
+    grad_self = None
+    if needs[0]:
+        one_minus_weight = aten.empty_like.default(weight, memory_format=torchpy.preserve_format).fill_(1).sub_(weight)
+        grad_self = grad * one_minus_weight
+    grad_weight = grad * (end - self) if needs[2] else None
+    return grad_self, grad_end, grad_weight
 
 
 # --- selection -------------------------------------------------------------------------------
 
 
 @derivative("aten::where.self", "WhereBackward0", inputs=("self", "other"), save=("condition",))
-def where_backward(grad, condition):
-    return torchpy.where(condition, grad, 0.0), torchpy.where(condition, 0.0, grad)
+def where_backward(grad, condition, needs):
+    grad_other = torchpy.where(condition, scalar_zero(grad, 0), grad) if needs[1] else None
+    grad_self = _where_else_zero_int(condition, grad) if needs[0] else None
+    return grad_self, grad_other
+
+
+def _where_else_zero_int(condition, grad):
+    zero = scalar_zero(grad, 0)
+    return torchpy.where(condition, grad, zero)
 
 
 @derivative("aten::masked_fill.Scalar", "MaskedFillBackward0", inputs=("self",), save=("mask",))
@@ -423,8 +534,10 @@ def masked_fill_backward(grad, mask):
 
 
 @derivative("aten::masked_fill.Tensor", "MaskedFillBackward1", inputs=("self", "value"), save=("mask",))
-def masked_fill_tensor_backward(grad, mask):
-    return grad.masked_fill(mask, 0), torchpy.where(mask, grad, 0.0).sum()
+def masked_fill_tensor_backward(grad, mask, needs):
+    grad_self = grad.masked_fill(mask, 0) if needs[0] else None
+    grad_value = _where_else_zero_int(mask, grad).sum() if needs[1] else None
+    return grad_self, grad_value
 
 
 # --- comparisons and logical ops written into a float tensor (x.eq_(y)) ------------------------
@@ -433,14 +546,17 @@ def masked_fill_tensor_backward(grad, mask):
 # keeps self's old history (torch's behavior).
 
 
-def _zero_for_both(grad):
-    return torchpy.zeros_like(grad), torchpy.zeros_like(grad)
+def _zero_for_both(grad, other_shape):
+    grad_other = zeros_of(other_shape, grad)  # in other's shape: nothing to un-broadcast
+    return zeros_of(grad.shape, grad), grad_other
 
 
 for _compare in ("eq", "ne", "lt", "le", "gt", "ge"):
     _title = _compare.capitalize()
-    derivative(f"aten::{_compare}_.Scalar", f"{_title}Backward0", inputs=("self",))(_zeros)
-    derivative(f"aten::{_compare}_.Tensor", f"{_title}Backward1", inputs=("self", "other"))(_zero_for_both)
+    derivative(f"aten::{_compare}_.Scalar", f"{_title}Backward0", inputs=("self",))(
+        lambda grad: zeros_of(grad.shape, grad))
+    derivative(f"aten::{_compare}_.Tensor", f"{_title}Backward1", inputs=("self", "other"),
+               save=("other.shape",))(_zero_for_both)
 
 for _logical in ("logical_and_", "logical_or_", "logical_xor_", "logical_not_"):
     not_differentiable(f"aten::{_logical}")

@@ -13,7 +13,7 @@ import numpy as np
 import torchpy
 
 from . import derivative
-from ._common import reduced_count, reduced_dims, restore_reduced, reverse, wrap_dim, zeros
+from ._common import reduced_count, reduced_dims, restore_reduced, scale, wrap_dim, zeros
 
 # --- sum / mean ------------------------------------------------------------------------------
 
@@ -30,8 +30,8 @@ def sum_dim_backward(grad, self_shape, dim, keepdim):
 
 @derivative("aten::nansum", "NansumBackward0", inputs=("self",), save=("self", "dim", "keepdim"))
 def nansum_backward(grad, self, dim, keepdim):
-    spread = restore_reduced(grad, dim, keepdim, self.dim()).expand(self.shape)
-    return torchpy.where(self.isnan(), 0.0, spread)
+    counted = self.isnan().logical_not()
+    return restore_reduced(grad, dim, keepdim, self.dim()).expand(self.shape) * counted
 
 
 @derivative("aten::mean", "MeanBackward0", inputs=("self",), save=("self.shape",))
@@ -49,54 +49,58 @@ def mean_dim_backward(grad, self_shape, dim, keepdim):
 # --- prod ------------------------------------------------------------------------------------
 
 
-def _exclusive_cumprod(t, dim: int):
-    """out[j] = product of t[k] for k < j along dim (1 for j = 0)."""
+def _product_of_others(grad, t, dim: int):
+    """grad * (product of t[k] for k != j along dim), from two exclusive cumulative
+    products (forward and reversed), without dividing: zeros are fine."""
+    if t.numel() == 0:
+        return grad.expand(t.shape)
     n = t.shape[dim]
     ones_shape = list(t.shape)
     ones_shape[dim] = 1
-    ones = torchpy.ones(tuple(ones_shape), dtype=t.dtype)
-    return torchpy.cat([ones, t.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    ones = torchpy.ops.aten.ones.default(ones_shape, dtype=grad.dtype, layout=torchpy.strided, device=grad.device)
+    before = torchpy.cat([ones, t.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    later_reversed = t.narrow(dim, 1, n - 1).flip([dim])
+    after = torchpy.cat([ones, later_reversed], dim).cumprod(dim).flip([dim])
+    return grad * (before * after)
 
 
-def _product_of_others(t, dim: int):
-    """out[j] = product of t[k] for k != j along dim, without dividing (zeros are fine)."""
-    before = _exclusive_cumprod(t, dim)
-    after = reverse(_exclusive_cumprod(reverse(t, dim), dim), dim)
-    return before * after
-
-
-@derivative("aten::prod", "ProdBackward0", inputs=("self",), save=("self",))
-def prod_backward(grad, self):
+# PyTorch takes this zero-safe path whenever a dispatch mode or subclass may be watching.
+@derivative("aten::prod", "ProdBackward0", inputs=("self",), save=("self", "result"))
+def prod_backward(grad, self, result):
     if self.dim() == 0:
         return grad
-    if self.numel() == 0:
-        return zeros(self.shape, grad)
-    others = _product_of_others(self.reshape(-1), 0).reshape(tuple(self.shape))
-    return grad * others
+    return _product_of_others(grad, self.contiguous().view(-1), 0).view(list(self.shape))
 
 
-@derivative("aten::prod.dim_int", "ProdBackward1", inputs=("self",), save=("self", "dim", "keepdim"))
-def prod_dim_backward(grad, self, dim, keepdim):
+@derivative("aten::prod.dim_int", "ProdBackward1", inputs=("self",), save=("self", "dim", "keepdim", "result"))
+def prod_dim_backward(grad, self, dim, keepdim, result):
     if self.dim() == 0:
         return grad
-    if self.numel() == 0:
-        return zeros(self.shape, grad)
-    dim = wrap_dim(dim, self.dim())
-    grad = grad if keepdim else grad.unsqueeze(dim)
-    return grad * _product_of_others(self, dim)
+    if not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
+    return _product_of_others(grad, self, wrap_dim(dim, self.dim()))
 
 
 # --- max / min -------------------------------------------------------------------------------
 
 
-def _spread_over_ties(grad, self, value, dim, keepdim):
-    """Gradient of a value-selecting reduction: split evenly among the inputs equal to it."""
+def _restore_by_view(t, dims, keepdim, ndim):
+    """t with the reduced `dims` back as size 1, by a view (PyTorch's restore_reduced_dims)."""
+    if keepdim:
+        return t
+    wrapped = {wrap_dim(d, ndim) for d in dims}
+    sizes = iter(t.shape)
+    return t.view([1 if i in wrapped else next(sizes) for i in range(len(wrapped) + t.dim())])
+
+
+def _spread_over_ties(grad, self, value, dims, keepdim):
+    """Gradient of a value-selecting reduction over `dims` (a list): split evenly among the
+    inputs equal to the selected value."""
     ndim = self.dim()
-    value = restore_reduced(value, dim, keepdim, ndim)
-    grad = restore_reduced(grad, dim, keepdim, ndim)
-    mask = self == value
-    count = mask.sum(reduced_dims(dim, ndim), keepdim=True) if ndim else mask.to(grad.dtype)
-    return mask * (grad / count)
+    mask = _restore_by_view(value, dims, keepdim, ndim) == self
+    grad = _restore_by_view(grad, dims, keepdim, ndim)
+    count = torchpy.ops.aten.sum.dim_IntList(mask, list(dims), True)
+    return grad / count * mask
 
 
 @derivative("aten::amax", "AmaxBackward0", inputs=("self",), save=("self", "dim", "keepdim", "result"))
@@ -111,7 +115,8 @@ def amin_backward(grad, self, dim, keepdim, result):
 
 def _spread_over_all_ties(grad, self, value):
     """max() / min() of the whole tensor: ties share the gradient; a NaN result picks the NaNs."""
-    mask = (self == value) | (self.isnan() & value.isnan())
+    both_nan = self.isnan().logical_and(value.isnan())
+    mask = (self == value).logical_or_(both_nan)
     return mask * (grad / mask.sum())
 
 
@@ -127,12 +132,8 @@ def min_backward(grad, self, result):
 
 def _select_back(grad, indices, shape, dim, keepdim):
     """Gradient of a reduction that picked one element per output at `indices` along dim."""
-    if len(shape) == 0:
-        return grad
-    dim = wrap_dim(dim, len(shape))
-    if not keepdim:
+    if not keepdim and len(shape) > 0:
         grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
-    # the op itself: torch's C++ formula passes no pin_memory, as Tensor.new_zeros does
     return torchpy.ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
 
 
@@ -150,8 +151,15 @@ def min_dim_backward(grads, self_shape, dim, keepdim, result1):
             save=("self", "dim", "keepdim", "result0", "result1"))
 def aminmax_backward(grads, self, dim, keepdim, result0, result1):
     grad_min, grad_max = grads
-    return (_spread_over_ties(grad_min, self, result0, dim, keepdim)
-            + _spread_over_ties(grad_max, self, result1, dim, keepdim))
+    dims = list(range(self.dim())) if dim is None else [dim]
+
+    def spread(grad, value):
+        # aminmax restores both dims first and compares self with the value (amax the reverse)
+        grad = _restore_by_view(grad, dims, keepdim, self.dim())
+        mask = self == _restore_by_view(value, dims, keepdim, self.dim())
+        return grad / torchpy.ops.aten.sum.dim_IntList(mask, dims, True) * mask
+
+    return spread(grad_min, result0) + spread(grad_max, result1)
 
 
 # --- var / std -------------------------------------------------------------------------------
@@ -161,21 +169,22 @@ def _var_grad(grad, self, dim, correction, keepdim):
     """d var / d self = 2 (self - mean) / (N - correction), N the reduced count."""
     correction = 1 if correction is None else correction
     dof = reduced_count(self.shape, dim) - correction
-    scale = 2.0 / dof if dof > 0 else math.inf
+    factor = 2.0 / dof if dof != 0 else math.inf
     grad = restore_reduced(grad, dim, keepdim, self.dim())
-    centered = self - self.mean(reduced_dims(dim, self.dim()), keepdim=True)
-    return grad * centered * scale
+    mean = self.mean() if dim is None else self.mean(list(dim), keepdim=True)
+    centered = self - mean
+    return scale(grad, factor) * centered
 
 
 def _std_grad(grad, self, dim, correction, keepdim, std):
     # std = sqrt(var): d std = d var / (2 std), taken as 0 where std == 0.
-    grad_var = (grad / (std * 2)).masked_fill(std == 0, 0)
+    grad_var = (grad / scale(std, 2)).masked_fill_(std == 0, 0)
     return _var_grad(grad_var, self, dim, correction, keepdim)
 
 
 def _mean_grad(grad, self, dim, keepdim):
-    grad = restore_reduced(grad, dim, keepdim, self.dim())
-    return grad.expand(self.shape) / reduced_count(self.shape, dim)
+    spread = restore_reduced(grad, dim, keepdim, self.dim()).expand(self.shape)
+    return torchpy.ops.aten.div.Scalar(spread, reduced_count(self.shape, dim))
 
 
 @derivative("aten::var.correction", "VarBackward0", inputs=("self",), save=("self", "dim", "correction", "keepdim"))
@@ -215,14 +224,41 @@ def logsumexp_backward(grad, self, dim, keepdim, result):
     return grad * (self - result).exp()
 
 
-@derivative("aten::_softmax", "SoftmaxBackward0", inputs=("self",), save=("dim", "result"))
-def softmax_backward(grad, dim, result):
-    return result * (grad - (grad * result).sum(dim, keepdim=True))
+@derivative("aten::_softmax", "SoftmaxBackward0", inputs=("self",), save=("dim", "result", "self.dtype"))
+def softmax_backward(grad, dim, result, self_dtype):
+    return torchpy.ops.aten._softmax_backward_data.default(grad, result, dim, self_dtype)
 
 
-@derivative("aten::_log_softmax", "LogSoftmaxBackward0", inputs=("self",), save=("dim", "result"))
-def log_softmax_backward(grad, dim, result):
-    return grad - result.exp() * grad.sum(dim, keepdim=True)
+@derivative("aten::_log_softmax", "LogSoftmaxBackward0", inputs=("self",), save=("dim", "result", "self.dtype"))
+def log_softmax_backward(grad, dim, result, self_dtype):
+    return torchpy.ops.aten._log_softmax_backward_data.default(grad, result, dim, self_dtype)
+
+
+# Double backward. With f = y * (g - sum(g y)) (softmax) and f = g - exp(y) sum(g) (log_softmax),
+# an upstream G gives d/dg and d/dy below (sums along dim, kept).
+@derivative("aten::_softmax_backward_data", "SoftmaxBackwardDataBackward0", inputs=("grad_output", "output"),
+            save=("grad_output", "output", "dim", "input_dtype"))
+def softmax_backward_data_backward(grad, grad_output, output, dim, input_dtype, needs):
+    grad_grad_output = (torchpy.ops.aten._softmax_backward_data.default(grad, output, dim, input_dtype)
+                        if needs[0] else None)
+    grad_output_ = None
+    if needs[1]:
+        # G g - sum(y g) G - g sum(y G), the terms made last to first
+        last = grad_output * (output * grad).sum(dim, keepdim=True)
+        middle = (output * grad_output).sum(dim, keepdim=True) * grad
+        grad_output_ = grad_output * grad - middle - last
+    return grad_grad_output, grad_output_
+
+
+@derivative("aten::_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
+            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))
+def log_softmax_backward_data_backward(grad, grad_output, output, dim, needs):
+    grad_grad_output = grad - (grad * output.exp()).sum(dim, keepdim=True) if needs[0] else None
+    grad_output_ = None
+    if needs[1]:
+        probabilities = output.exp()
+        grad_output_ = grad * (-grad_output.sum(dim, keepdim=True) * probabilities)
+    return grad_grad_output, grad_output_
 
 
 # --- cumulative ------------------------------------------------------------------------------
@@ -230,14 +266,15 @@ def log_softmax_backward(grad, dim, result):
 
 def _reverse_cumsum(t, dim: int):
     """out[i] = sum of t[j] for j >= i along dim."""
-    return reverse(reverse(t, dim).cumsum(dim), dim)
+    return t.flip([dim]).cumsum(dim).flip([dim])
 
 
-@derivative("aten::cumsum", "CumsumBackward0", inputs=("self",), save=("dim",))
-def cumsum_backward(grad, dim):
+@derivative("aten::cumsum", "CumsumBackward0", inputs=("self",), save=("dim", "self.dtype"))
+def cumsum_backward(grad, dim, self_dtype):
+    grad = grad.to(self_dtype)  # back to the input's dtype before the scan (cumsum(dtype=...))
     if grad.dim() == 0:
         return grad
-    return _reverse_cumsum(grad, wrap_dim(dim, grad.dim()))
+    return _reverse_cumsum(grad, dim)
 
 
 @derivative("aten::cumprod", "CumprodBackward0", inputs=("self",), save=("self", "dim", "result"))
@@ -279,20 +316,36 @@ def _norm_grad(grad, self, p, dim, keepdim, norm):
     if p == 0.0:
         return None  # torch leaves the gradient undefined (x.grad stays None)
     if p == 1.0:
-        return self.sign() * grad
+        return self.sgn() * grad
     if p == 2.0:
-        return self * (grad / norm).masked_fill(norm == 0, 0)
+        return grad * (self / norm).masked_fill_(norm == 0, 0)
     if math.isinf(p):
-        # Only the entries of largest (smallest) magnitude move the norm; ties share.
-        mask = self.abs() == norm
-        count = mask.sum(reduced_dims(dim, ndim), keepdim=True) if ndim else mask.to(grad.dtype)
-        return self.sign() * mask * (grad / count)
-    # |x|^p summed, to the 1/p: d/dx = sign(x) |x|^(p-1) / norm^(p-1)
-    magnitude = self.abs().pow(p - 1)
+        # Only the entries of largest (smallest) magnitude move the norm; ties (and NaNs) share.
+        at_norm = self.abs() == norm
+        mask = torchpy.logical_or(at_norm, self.isnan())
+        count = torchpy.ops.aten.sum.dim_IntList(mask, _dims_list(dim), True)
+        share = grad / count * mask
+        return self.sgn() * share
     if p < 1.0:
-        magnitude = magnitude.masked_fill(self == 0, 0)
-    scale = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
-    return self.sign() * magnitude * scale
+        # |x|^p summed, to the 1/p: d/dx = sign(x) |x|^(p-1) / norm^(p-1)
+        magnitude = self.abs().pow_(p - 1).masked_fill_(self == 0, 0)
+        self_scaled = self.sgn() * magnitude
+        norm_power = norm.pow(1 - p)
+        return self_scaled * grad * norm_power
+    if p < 2.0:
+        magnitude = self.abs().pow_(p - 1)
+        self_scaled = self.sgn() * magnitude
+    else:
+        self_scaled = self * self.abs().pow_(p - 2)
+    scale_v = grad / norm.pow(p - 1)
+    scale_v.masked_fill_(norm == 0, 0)
+    return self_scaled * scale_v
+
+
+def _dims_list(dim):
+    if dim is None:
+        return []
+    return [dim] if isinstance(dim, int) else list(dim)
 
 
 @derivative("aten::linalg_vector_norm", "LinalgVectorNormBackward0", inputs=("self",),

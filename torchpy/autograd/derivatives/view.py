@@ -36,17 +36,30 @@ def view_backward(grad, self_shape):
     return grad.reshape(self_shape)
 
 
+def _unsqueeze_to(grad, dims, self_shape):
+    """The squeezed size-1 dims back, one unsqueeze each, in ascending order."""
+    for d in sorted({wrap_dim(d, len(self_shape)) for d in dims}):
+        if self_shape[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 @_register((("aten::squeeze", "SqueezeBackward0"), ("aten::squeeze_", "SqueezeBackward3")),
            inputs=("self",), save=("self.shape",))
 def squeeze_backward(grad, self_shape):
-    return grad.reshape(self_shape)
+    return _unsqueeze_to(grad, range(len(self_shape)), self_shape)
 
 
-@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4"),
-            ("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
-           inputs=("self",), save=("self.shape",))
-def squeeze_dim_backward(grad, self_shape):
-    return grad.reshape(self_shape)
+@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4")),
+           inputs=("self",), save=("self.shape", "dim"))
+def squeeze_dim_backward(grad, self_shape, dim):
+    return _unsqueeze_to(grad, [dim], self_shape) if self_shape else grad
+
+
+@_register((("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
+           inputs=("self",), save=("self.shape", "dim"))
+def squeeze_dims_backward(grad, self_shape, dim):
+    return _unsqueeze_to(grad, dim, self_shape) if self_shape else grad
 
 
 @_register((("aten::unsqueeze", "UnsqueezeBackward0"), ("aten::unsqueeze_", "UnsqueezeBackward1")),
@@ -92,29 +105,45 @@ def permute_backward(grad, dims):
 # --- views that drop elements: scatter the gradient back -------------------------------------
 
 
+_INT64_MAX = 2**63 - 1
+aten = torchpy.ops.aten
+
+
 @derivative("aten::select.int", "SelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
 def select_backward(grad, self_shape, dim, index):
-    dim = wrap_dim(dim, len(self_shape))
-    index = index % self_shape[dim]
-    where = torchpy.tensor([index], dtype=torchpy.int64)
-    return zeros(self_shape, grad).index_add(dim, where, grad.unsqueeze(dim))
+    return aten.select_backward.default(grad, list(self_shape), dim, index)
 
 
 @derivative("aten::slice.Tensor", "SliceBackward0", inputs=("self",),
             save=("self.shape", "dim", "start", "end", "step"))
 def slice_backward(grad, self_shape, dim, start, end, step):
-    dim = wrap_dim(dim, len(self_shape))
-    kept = range(*slice(start, end, step).indices(self_shape[dim]))
-    where = torchpy.tensor(list(kept), dtype=torchpy.int64)
-    return zeros(self_shape, grad).index_add(dim, where, grad)
+    start = 0 if start is None else start
+    end = _INT64_MAX if end is None else end
+    return aten.slice_backward.default(grad, list(self_shape), dim, start, end, step)
 
 
 @derivative("aten::diagonal", "DiagonalBackward0", inputs=("self",),
             save=("self.shape", "offset", "dim1", "dim2"))
 def diagonal_backward(grad, self_shape, offset, dim1, dim2):
-    # NumPy's diagonal lays the diagonal out exactly as torch's does (as the last dim).
-    positions = np.diagonal(flat_positions(self_shape), offset, dim1, dim2)
-    return scatter_back(grad, self_shape, positions)
+    return aten.diagonal_backward.default(grad, list(self_shape), offset, dim1, dim2)
+
+
+# Their own gradients (double backward) read the view's elements back.
+@derivative("aten::select_backward", "SelectBackwardBackward0", inputs=("grad_output",), save=("dim", "index"))
+def select_backward_backward(grad, dim, index):
+    return aten.select.int(grad, dim, index)
+
+
+@derivative("aten::slice_backward", "SliceBackwardBackward0", inputs=("grad_output",),
+            save=("dim", "start", "end", "step"))
+def slice_backward_backward(grad, dim, start, end, step):
+    return aten.slice.Tensor(grad, dim, start, end, step)
+
+
+@derivative("aten::diagonal_backward", "DiagonalBackwardBackward0", inputs=("grad_output",),
+            save=("offset", "dim1", "dim2"))
+def diagonal_backward_backward(grad, offset, dim1, dim2):
+    return aten.diagonal.default(grad, offset, dim1, dim2)
 
 
 def _storage_positions(shape, stride, offset) -> np.ndarray:
@@ -191,12 +220,14 @@ def unbind_backward(grads, dim):
 
 @derivative("aten::split.Tensor", "SplitBackward0", inputs=("self",), save=("dim",))
 def split_backward(grads, dim):
-    return torchpy.cat(_pieces(grads), dim)
+    pieces = _pieces(grads)
+    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 @derivative("aten::split_with_sizes", "SplitWithSizesBackward0", inputs=("self",), save=("dim",))
 def split_with_sizes_backward(grads, dim):
-    return torchpy.cat(_pieces(grads), dim)
+    pieces = _pieces(grads)
+    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 derivative("aten::unsafe_split.Tensor", "UnsafeSplitBackward0", inputs=("self",), save=("dim",))(split_backward)
@@ -206,11 +237,9 @@ derivative("aten::unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", inp
 
 @derivative("aten::unfold", "UnfoldBackward0", inputs=("self",), save=("self.shape", "dimension", "size", "step"))
 def unfold_backward(grad, self_shape, dimension, size, step):
-    # Each window element read one input element: lay out the input's flat positions the
-    # way unfold lays out its output, and add the gradient back at them.
-    positions = flat_positions(self_shape) if len(self_shape) else np.zeros((1,), dtype=np.int64)
-    dim = wrap_dim(dimension, positions.ndim)
-    starts = np.arange(0, positions.shape[dim] - size + 1, step, dtype=np.int64)
-    window = starts[:, None] + np.arange(size, dtype=np.int64)[None, :]
-    positions = np.moveaxis(np.take(positions, window, axis=dim), dim + 1, -1)
-    return scatter_back(grad, self_shape, positions)
+    return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
+
+
+@derivative("aten::unfold_backward", "UnfoldBackwardBackward0", inputs=("grad_in",), save=("dim", "size", "step"))
+def unfold_backward_backward(grad, dim, size, step):
+    return grad.unfold(dim, size, step)
