@@ -115,7 +115,13 @@ REDUCTION = (
 
 DOUBLE_VJP = (
     "cumprod", "scatter_reduce.two", "var_mean.correction", "std_mean.correction", "aminmax",
+    "_softmax_backward_data", "_log_softmax_backward_data", "masked_scatter_backward",
 )
+
+# The backward ops that formulas call (their own forward derivatives, for forward-over-reverse):
+# linear in the gradient they scatter, or elementwise in both operands.
+AUTO_LINEAR += ("select_backward", "slice_backward", "diagonal_backward", "unfold_backward", "flip")
+AUTO_ELEMENT_WISE += ("tanh_backward", "sigmoid_backward")
 
 
 # --- explicit formulas -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import torchpy
-from ..._aten.fastcall import aten, call
+from ..._aten.fastcall import aten as _overload, call
 
 from . import derivative
 from ._common import flat_positions, scatter_back, wrap_dim, zeros
@@ -200,9 +200,9 @@ def _as_strided_backward_plain(grad, self_shape, self_stride, self_offset, size,
     in_offset, out_offset = self_offset - shared, out_offset - shared
     length = max(_storage_extent(self_shape, self_stride, in_offset), _storage_extent(size, stride, out_offset))
     ks = grad._keyset
-    storage = call(aten("new_zeros"), ks, grad, [length])
-    call(aten("copy_"), ks, call(aten("as_strided"), ks, storage, list(size), list(stride), out_offset), grad)
-    return call(aten("as_strided"), ks, storage, list(self_shape), list(self_stride), in_offset)
+    storage = call(_overload("new_zeros"), ks, grad, [length])
+    call(_overload("copy_"), ks, call(_overload("as_strided"), ks, storage, list(size), list(stride), out_offset), grad)
+    return call(_overload("as_strided"), ks, storage, list(self_shape), list(self_stride), in_offset)
 
 
 # --- multi-output views ----------------------------------------------------------------------
