@@ -24,6 +24,7 @@ class TensorLike:
     """What the dispatcher reads of a tensor (its key set) and what the autograd layer reads."""
 
     _requires_grad = False
+    _base = None  # not a view (a view requires grad when its base does)
 
     def __init__(self, *keys: DispatchKey) -> None:
         self._keyset = DispatchKeySet(keys).raw_repr()
