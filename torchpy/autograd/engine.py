@@ -27,19 +27,19 @@ from .ready_queue import ReadyQueue
 _new_empty_strided = op_for("aten::new_empty_strided")
 
 
-def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
+def accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool = False) -> None:
     """variable.grad += grad (the grad itself the first time), then post-accumulate hooks.
 
-    The first gradient is stored as torch's AccumulateGrad stores it: taken over (detached)
-    when grad mode is off and its strides obey the layout contract;
-    otherwise copied into a tensor with the variable's strides (new_empty_strided + copy_),
-    which with create_graph records the copy. Accumulation is out of place, so a gradient
-    tensor shared by two leaves (an identity backward hands the same tensor on) is never
-    modified through the other.
+    As torch's AccumulateGrad: the first gradient is taken over (detached) when grad mode is
+    off, nothing else holds it (`unshared`: torch's use_count test) and its strides obey the
+    layout contract; otherwise it is copied into a tensor with the variable's strides
+    (new_empty_strided + copy_), which with create_graph records the copy. Later gradients
+    are added in place (add_) with grad mode off, so `.grad` stays the same tensor, and out
+    of place with create_graph, so the sum keeps its history.
     """
     saved_state = _torch_function.disable_for_internals()
     try:
-        _store_grad(variable, grad)
+        _store_grad(variable, grad, unshared)
     finally:
         _torch_function.restore(saved_state)
     meta = variable._autograd_meta
@@ -48,14 +48,16 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
             hook(variable)
 
 
-def _store_grad(variable: Tensor, grad: Tensor) -> None:
+def _store_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
     if variable._grad is None:
-        if not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
+        if unshared and not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
             variable._grad = grad.detach()
         else:
             variable._grad = _clone_obey_contract(grad, variable)
-    else:
+    elif grad_mode.state.enabled:
         variable._grad = variable._grad + grad
+    else:
+        variable._grad.add_(grad)
 
 
 def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
@@ -248,6 +250,8 @@ def _run_graph(
                 dependencies[next_node] = remaining
                 if remaining == 0:
                     ready.push(next_node)
+            # no references left here: an AccumulateGrad's use-count test sees only its buffer
+            outputs = grad = grads = None
     finally:
         state.enabled = previous_grad_mode
     if not retain_graph:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -9,6 +10,7 @@ from .._dispatch.ops import OpOverload, op_for
 from .._tensor.enums import preserve_format
 from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
+from . import grad_mode
 from .engine import accumulate_into_grad, run_backward
 from .graph import RemovableHandle, autograd_meta, grad_accumulator
 
@@ -87,9 +89,13 @@ def backward(
         run_backward(outputs, root_grads, retain_graph, create_graph)
         return
     captured = run_backward(outputs, root_grads, retain_graph, create_graph, inputs=wanted, accumulate=False)
-    for t, grad in zip(wanted, captured):
-        if grad is not None:
-            accumulate_into_grad(t, grad)
+    with grad_mode.set_grad_enabled(create_graph):  # as inside the engine, where torch accumulates
+        for i, t in enumerate(wanted):
+            grad = captured[i]
+            if grad is not None:
+                # torch's use_count test: `captured`, this variable and getrefcount's argument
+                unshared = sys.getrefcount(grad) <= 3
+                accumulate_into_grad(t, grad, unshared)
 
 
 def grad(

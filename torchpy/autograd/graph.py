@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import threading
 import types
 from typing import Any, Callable, Mapping
@@ -152,20 +153,26 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs: list) -> list:
         grad = grad_outputs[0]
         if grad is not None:
-            _accumulate_into_grad(self.variable, grad)
+            # torch takes the gradient over only when nothing else holds it (use_count): here
+            # the engine's list, this local and getrefcount's argument are all there may be.
+            unshared = sys.getrefcount(grad) <= _ENGINE_REFS
+            _accumulate_into_grad(self.variable, grad, unshared)
         return []
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
 
 
-def _accumulate_into_grad(variable: Tensor, grad: Tensor) -> None:
+_ENGINE_REFS = 3
+
+
+def _accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
     """engine.accumulate_into_grad, bound on first use (the engine imports this module)."""
     global _accumulate_into_grad
     from .engine import accumulate_into_grad
 
     _accumulate_into_grad = accumulate_into_grad
-    accumulate_into_grad(variable, grad)
+    accumulate_into_grad(variable, grad, unshared)
 
 
 def grad_accumulator(t: Tensor) -> AccumulateGrad:
