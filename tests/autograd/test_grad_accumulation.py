@@ -58,3 +58,19 @@ def test_accumulation_dispatches_what_torch_dispatches():
 
     x = np.array([1.0, 2.0], dtype=np.float32)
     assert dispatch_log(torchpy, second_backward, x) == dispatch_log(torch, second_backward, x)
+
+
+def test_only_the_wanted_inputs_gradients_are_computed():
+    # torch runs only the nodes on a path to a wanted input, and formulas skip the others'
+    # gradients: a mode sees one mul for d(a*b)/da, and nothing of the branch through c.
+    def program(t, x):
+        a = x.clone().requires_grad_()
+        b = (x * 3).requires_grad_()
+        c = (x + 1).requires_grad_()
+        y = (a * b).sum() + (c.exp() * b).sum()
+        (ga,) = t.autograd.grad(y, [a], retain_graph=True)
+        y.backward(inputs=[b])
+        return ga
+
+    x = np.array([1.0, 2.0], dtype=np.float32)
+    assert dispatch_log(torchpy, program, x) == dispatch_log(torch, program, x)

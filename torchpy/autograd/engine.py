@@ -21,7 +21,7 @@ from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .anomaly_mode import call_node_with_anomaly_checks, state as _anomaly_state
-from .graph import AccumulateGrad, Node, gradient_edge
+from .graph import AccumulateGrad, Node, gradient_edge, pruning
 from .ready_queue import ReadyQueue
 
 _new_empty_strided = op_for("aten::new_empty_strided")
@@ -102,6 +102,31 @@ def _collect_dependencies(roots: list[Node]) -> dict[Node, int]:
                 seen.add(next_node)
                 stack.append(next_node)
     return dependencies
+
+
+def _ancestors(roots: list[Node], targets: set[Node]) -> tuple[set[Node], set[Node]]:
+    """(the nodes reachable from `roots` from which a node of `targets` is reachable in one or
+    more steps (a target itself only if another target lies beyond it), every reachable node)."""
+    parents: dict[Node, list[Node]] = {}
+    seen = set(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node._next_edges:
+            if next_node is None:
+                continue
+            parents.setdefault(next_node, []).append(node)
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    found: set[Node] = set()
+    stack = [t for t in targets if t in seen]
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in found:
+                found.add(parent)
+                stack.append(parent)
+    return found, seen
 
 
 def _run_pre_hooks(node: Node, grads: list) -> list:
@@ -217,6 +242,13 @@ def _run_graph(
         if dependencies.get(n, 0) == 0:
             ready.push(n)
     executed: list[Node] = []
+    # With only some inputs wanted, run only the nodes on a path to one of them (torch's
+    # exec_info): `ancestors` of the capturing nodes; `wanted` adds the capturing nodes.
+    ancestors = unwanted = None
+    if inputs is not None:
+        ancestors, reached = _ancestors(root_nodes, {n for n, _ in capture})
+        unwanted = reached - ancestors - {n for n, _ in capture}
+    pruning.unwanted.append(unwanted)
     state = grad_mode.state
     previous_grad_mode = state.enabled
     state.enabled = create_graph
@@ -232,6 +264,14 @@ def _run_graph(
                     if index is not None:
                         captured[index] = _add(captured[index], grad)
             if not accumulate and isinstance(node, AccumulateGrad):
+                continue
+            if ancestors is not None and node not in ancestors:
+                # nothing it computes reaches a wanted input: its edges just count as done
+                for next_node, _ in node._next_edges:
+                    if next_node is not None:
+                        dependencies[next_node] -= 1
+                        if dependencies[next_node] == 0:
+                            ready.push(next_node)
                 continue
             if _anomaly_state.enabled:
                 outputs = call_node_with_anomaly_checks(_call_node, node, grads)
@@ -254,6 +294,7 @@ def _run_graph(
             outputs = grad = grads = None
     finally:
         state.enabled = previous_grad_mode
+        pruning.unwanted.pop()
     if not retain_graph:
         for node in executed:
             node.release_variables()

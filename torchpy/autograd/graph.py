@@ -166,6 +166,20 @@ class AccumulateGrad(Node):
 _ENGINE_REFS = 3
 
 
+class _Pruning(threading.local):
+    """Per running backward pass (innermost last): when only some inputs' gradients are wanted
+    (autograd.grad, backward(inputs=)), the graph's nodes that are not on a path to one of
+    them; None: every node is. Formulas skip the input gradients only such nodes would take,
+    as torch's exec_info makes them (nodes outside the graph walk, e.g. inside CopySlices,
+    are never skipped)."""
+
+    def __init__(self) -> None:
+        self.unwanted: list[set | None] = []
+
+
+pruning = _Pruning()
+
+
 def _accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
     """engine.accumulate_into_grad, bound on first use (the engine imports this module)."""
     global _accumulate_into_grad

@@ -8,7 +8,7 @@ from .._tensor import torch_function as _torch_function
 
 from .._tensor.tensor import Tensor
 from .derivatives import Derivative
-from .graph import Node, SavedTensor
+from .graph import Node, SavedTensor, pruning
 
 
 class InputInfo:
@@ -93,7 +93,9 @@ class OpNode(Node):
         saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
                  for name, value in self._saved.items()}
         if self._formula.takes_needs:
-            saved["needs"] = tuple(node is not None for node, _ in self._next_edges)
+            unwanted = pruning.unwanted[-1] if pruning.unwanted else None
+            saved["needs"] = tuple(node is not None and (unwanted is None or node not in unwanted)
+                                   for node, _ in self._next_edges)
         result = self._formula.backward(grad, **saved)
         if not isinstance(result, (tuple, list)):
             result = (result,)
