@@ -39,10 +39,10 @@ from .._dispatch import tls as _tls
 from .._dispatch.keys import DispatchKey
 from .._dispatch.ops import OpOverload as _OpOverload
 from .fastcall import _PLAIN_CALL, call  # _PLAIN_CALL: OpOverload.__call__ unless a trace swapped it
-
-_local = _tls.local
 from .kernels.elementwise import quiet
 from .python_api import PythonOp
+
+_local = _tls.local
 
 _NOT_A_NUMBER = object()
 _PLAIN_NUMBERS = frozenset({bool, int, float, complex})
