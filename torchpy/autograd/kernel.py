@@ -87,7 +87,8 @@ def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
 class _OpFacts:
     """What recording needs to know about an op, worked out from its schema once."""
 
-    __slots__ = ("arguments", "written", "inplace", "kind", "name", "functional_name")
+    __slots__ = ("arguments", "written", "inplace", "kind", "name", "functional_name", "list_arguments",
+                 "plan_formula", "plan")
 
     def __init__(self, op: Any) -> None:
         schema = op._schema
@@ -96,6 +97,9 @@ class _OpFacts:
             (a.name, a.kwarg_only) for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
         )
         self.inplace = schema.kind.name == "inplace"
+        self.list_arguments = frozenset(a.name for a in schema.arguments if a.type.is_list)
+        self.plan_formula: Any = None  # the formula `plan` was made for
+        self.plan: Any = None
         # The schema kind, except that t_, squeeze_, ... re-view self in place rather than
         # writing its elements: "inplace_view".
         self.kind = "inplace_view" if "inplace_view" in op.tags else schema.kind.name
@@ -111,6 +115,37 @@ class _OpFacts:
         if formula is None and self.functional_name is not None:
             formula = FORMULAS.get(self.functional_name)
         return formula
+
+
+class _SavePlan:
+    """How to record one formula's inputs and saved values, worked out once per (op, formula):
+    `inputs` flattened only when one is a Tensor[]; geometry (`self.shape`) taken before the op
+    runs; results, geometry and plain values saved after it."""
+
+    __slots__ = ("flatten", "geometry", "saves")
+
+    def __init__(self, facts: _OpFacts, formula: Any) -> None:
+        self.flatten = any(name in facts.list_arguments for name in formula.inputs)
+        self.geometry = tuple((name, *name.split(".")) for name in formula.save if "." in name)
+        saves = []
+        for name in formula.save:
+            if name[:6] == "result":
+                saves.append(("result", name, int(name[6:] or 0)))
+            elif "." in name:
+                saves.append(("geometry", name, name.replace(".", "_")))
+            else:
+                saves.append(("value", name, None))
+        self.saves = tuple(saves)
+
+
+def _plan_for(facts: _OpFacts, formula: Any) -> _SavePlan:
+    if facts.plan_formula is not formula:
+        facts.plan = _SavePlan(facts, formula)
+        facts.plan_formula = formula
+    return facts.plan
+
+
+_NO_EDGE = (None, 0)
 
 
 def _facts_for(op: Any) -> _OpFacts:
@@ -212,17 +247,22 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         to_save = dict(values)
         to_save["self"] = values["self"].clone()
     if formula is not None:
+        plan = _plan_for(facts, formula)
         # Taken before the op runs: an in-place view op (t_, squeeze_) changes self's shape.
-        inputs = _flat_inputs(values, formula.inputs)
+        inputs = _flat_inputs(values, formula.inputs) if plan.flatten else [values[n] for n in formula.inputs]
         # Before the op runs: a view input's grad_fn is regenerated here if its base changed in
         # place (which may raise), and an in-place op's self still has its old history.
-        edges = tuple(
-            gradient_edge(v) if isinstance(v, Tensor) and (v._requires_grad or v._base is not None) else (None, 0)
-            for v in inputs
-        )
-        infos = [InputInfo(v) if isinstance(v, Tensor) else None for v in inputs]
-        geometry = {name: _geometry(to_save[name.split(".")[0]], name.split(".")[1])
-                    for name in formula.save if "." in name}
+        edges = []
+        infos = []
+        for v in inputs:
+            if isinstance(v, Tensor):
+                edges.append(gradient_edge(v) if v._requires_grad or v._base is not None else _NO_EDGE)
+                infos.append(InputInfo(v))
+            else:
+                edges.append(_NO_EDGE)
+                infos.append(None)
+        edges = tuple(edges)
+        geometry = {name: _geometry(to_save[src], attr) for name, src, attr in plan.geometry}
     else:
         views.refresh_inputs(values)
     result = _run_below(op, ks, args, kwargs)
@@ -236,30 +276,31 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     else:
         node = OpNode(formula, edges, infos, len(outputs))
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
-        for name in formula.save:
-            if name[:6] == "result":
-                index = int(name[6:] or 0)
+        saved = node._saved
+        for kind, name, detail in plan.saves:
+            if kind == "result":
+                index = detail
                 output = outputs[index]
                 if not (output._dtype.is_floating_point or output._dtype.is_complex):
                     # an integer output (indices) has no history: torch saves it as it is
-                    node._saved[name] = SavedTensor(output)
+                    saved[name] = SavedTensor(output)
                     continue
                 # As in PyTorch, an output is saved detached (no reference cycle through its
                 # grad_fn); unpacking reattaches it to this node for double backward.
                 detached = _DETACH(output)
-                node._saved[name] = SavedTensor(detached, output_of=node, output_nr=index)
-            elif "." in name:  # "self.shape": only the geometry, so self is not kept alive
-                node._saved[name.replace(".", "_")] = geometry[name]
+                saved[name] = SavedTensor(detached, output_of=node, output_nr=index)
+            elif kind == "geometry":  # "self.shape": only the geometry, so self is not kept alive
+                saved[detail] = geometry[name]
             else:
                 value = to_save[name]
                 if isinstance(value, Tensor):
-                    node._saved[name] = SavedTensor(value, output_of=value._grad_fn)
+                    saved[name] = SavedTensor(value, output_of=value._grad_fn)
                 elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-                    node._saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+                    saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
                 else:
-                    node._saved[name] = value
+                    saved[name] = value
     for index, out in enumerate(outputs):
-        if _differentiable(out):
+        if isinstance(out, Tensor) and (out._dtype.is_floating_point or out._dtype.is_complex):
             out._grad_fn = node
             out._requires_grad = True
             if index or out._autograd_meta is not None:  # output 0 needs no meta of its own
