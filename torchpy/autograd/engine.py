@@ -252,8 +252,9 @@ def _run_graph(
     state = grad_mode.state
     previous_grad_mode = state.enabled
     state.enabled = create_graph
+    pending = ready._heap  # `while ready:` without a __bool__ call per node
     try:
-        while ready:
+        while pending:
             node = ready.pop()
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad_hooks:

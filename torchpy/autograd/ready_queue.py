@@ -23,7 +23,8 @@ class ReadyQueue:
     def push(self, node: Any) -> None:
         heap = self._heap
         heap.append(node)
-        _sift_up(heap, len(heap) - 1, 0, node)
+        if len(heap) > 1:  # a lone node is already in place
+            _sift_up(heap, len(heap) - 1, 0, node)
 
     def pop(self) -> Any:
         heap = self._heap
