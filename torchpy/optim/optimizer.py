@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 from .. import _typename
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
-from ..utils.hooks import RemovableHandle
+from ..utils.hooks import RemovableHandle, add_hook
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
 
@@ -22,16 +22,12 @@ _global_optimizer_post_hooks: OrderedDict = OrderedDict()
 
 def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
     """hook(optimizer, args, kwargs) before every optimizer's step; may return (args, kwargs)."""
-    handle = RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     """hook(optimizer, args, kwargs) after every optimizer's step."""
-    handle = RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_optimizer_post_hooks, hook)
 
 
 def _with_step_hooks(func: Callable) -> Callable:
@@ -126,41 +122,29 @@ class Optimizer:
                      "_optimizer_load_state_dict_post_hooks"):
             self.__dict__.setdefault(name, OrderedDict())
 
-    @staticmethod
-    def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
-        handle = RemovableHandle(hooks)
-        hooks[handle.id] = hook
-        if prepend:
-            hooks.move_to_end(handle.id, last=False)
-        return handle
-
     def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """hook(optimizer) before state_dict() packs the state."""
-        return self._add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """hook(optimizer, state_dict) after state_dict(); may return a new state dict."""
-        return self._add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """hook(optimizer, state_dict) before loading; may return the state dict to load."""
-        return self._add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """hook(optimizer) after loading."""
-        return self._add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend=prepend)
 
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """hook(optimizer, args, kwargs) before this optimizer's step; may return (args, kwargs)."""
-        handle = RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
         """hook(optimizer, args, kwargs) after this optimizer's step."""
-        handle = RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("

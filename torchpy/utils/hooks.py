@@ -43,6 +43,16 @@ class RemovableHandle:
         self.remove()
 
 
+
+def add_hook(hooks: Any, hook: Any, *, prepend: bool = False, extra_dict: Any = None) -> RemovableHandle:
+    """Register `hook` in the ordered dict `hooks` under a fresh handle id (first with
+    `prepend`); the handle's remove() takes it out again, and out of `extra_dict`."""
+    handle = RemovableHandle(hooks, extra_dict=extra_dict)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
 class BackwardHook:
     """Runs a module's full backward (pre-)hooks.
 

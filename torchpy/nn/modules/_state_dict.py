@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 
 from ..._tensor.tensor import Tensor
 from ...autograd import grad_mode
-from ...utils.hooks import RemovableHandle
+from ...utils.hooks import RemovableHandle, add_hook
 from ..parameter import Parameter
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
@@ -101,16 +101,12 @@ class StateDictMethods:
 
     def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """hook(module, prefix, keep_vars) before this module's state_dict entries are made."""
-        handle = RemovableHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """hook(module, state_dict, prefix, local_metadata) -> None, after this module's entries."""
         hook._from_public_api = True
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
@@ -119,9 +115,7 @@ class StateDictMethods:
 
     def _register_load_state_dict_pre_hook(self, hook: Callable, with_module: bool = False) -> RemovableHandle:
         """The older form: without with_module the hook does not get the module."""
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = _ModuleBoundHook(hook, self) if with_module else hook
-        return handle
+        return add_hook(self._load_state_dict_pre_hooks, _ModuleBoundHook(hook, self) if with_module else hook)
 
     def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
         """The older post-hook form, whose returned dict replaces the state dict."""
@@ -130,16 +124,12 @@ class StateDictMethods:
                 "Cannot register the same function as the state dict post hook that was "
                 "previously registered via register_state_dict_post_hook"
             )
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """hook(module, incompatible_keys) -> None after this module and its children loaded;
         it may edit incompatible_keys' lists in place."""
-        handle = RemovableHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     def get_extra_state(self) -> Any:
         raise RuntimeError(

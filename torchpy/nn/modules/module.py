@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 from ... import _typename
 from ..._tensor.tensor import Tensor
 from ...autograd import grad_mode
-from ...utils.hooks import BackwardHook, RemovableHandle
+from ...utils.hooks import BackwardHook, RemovableHandle, add_hook
 from ..parameter import Parameter
 from ._state_dict import _IncompatibleKeys, StateDictMethods  # noqa: F401  (_IncompatibleKeys: torch's path)
 from ._to_args import parse_to
@@ -44,17 +44,14 @@ _global_forward_hooks_with_kwargs: OrderedDict = OrderedDict()
 
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
     """hook(module, args) before every module's forward; may return new args."""
-    handle = RemovableHandle(_global_forward_pre_hooks)
-    _global_forward_pre_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
                                  always_call: bool = False) -> RemovableHandle:
     """hook(module, args, output) (or (module, args, kwargs, output)) after every forward."""
-    handle = RemovableHandle(_global_forward_hooks,
-                             extra_dict=[_global_forward_hooks_always_called, _global_forward_hooks_with_kwargs])
-    _global_forward_hooks[handle.id] = hook
+    handle = add_hook(_global_forward_hooks, hook,
+                      extra_dict=[_global_forward_hooks_always_called, _global_forward_hooks_with_kwargs])
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
     if always_call:
@@ -64,9 +61,7 @@ def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
 
 def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
     """hook(module, grad_output) before a module's input gradients are computed."""
-    handle = RemovableHandle(_global_backward_pre_hooks)
-    _global_backward_pre_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_backward_pre_hooks, hook)
 
 
 def register_module_backward_hook(hook: Callable) -> RemovableHandle:
@@ -79,9 +74,7 @@ def register_module_backward_hook(hook: Callable) -> RemovableHandle:
             "global Module hook. Please use only one of them."
         )
     _global_is_full_backward_hook = False
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_backward_hooks, hook)
 
 
 def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
@@ -93,9 +86,7 @@ def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
             "Please use only one of them."
         )
     _global_is_full_backward_hook = True
-    handle = RemovableHandle(_global_backward_hooks)
-    _global_backward_hooks[handle.id] = hook
-    return handle
+    return add_hook(_global_backward_hooks, hook)
 
 
 def _addindent(s_: str, num_spaces: int) -> str:
@@ -652,25 +643,20 @@ class Module(StateDictMethods):
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
                                   with_kwargs: bool = False) -> RemovableHandle:
-        handle = RemovableHandle(self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs)
-        self._forward_pre_hooks[handle.id] = hook
+        handle = add_hook(self._forward_pre_hooks, hook, prepend=prepend,
+                          extra_dict=self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False,
                               always_call: bool = False) -> RemovableHandle:
-        handle = RemovableHandle(self._forward_hooks,
-                                 extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
-        self._forward_hooks[handle.id] = hook
+        handle = add_hook(self._forward_hooks, hook, prepend=prepend,
+                          extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
         if always_call:
             self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
     def register_backward_hook(self, hook: Callable) -> RemovableHandle:
@@ -682,9 +668,7 @@ class Module(StateDictMethods):
                 "single Module. Please use only one of them."
             )
         self._is_full_backward_hook = False
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._backward_hooks, hook)
 
     def _maybe_warn_non_full_backward_hook(self, inputs: Any, result: Any, grad_fn: Any) -> None:
         """Tell when a non-full hook will miss gradients (torch's FutureWarnings)."""
@@ -735,11 +719,7 @@ class Module(StateDictMethods):
                     FutureWarning, stacklevel=2)
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         if self._is_full_backward_hook is False:
@@ -748,11 +728,7 @@ class Module(StateDictMethods):
                 "single Module. Please use only one of them."
             )
         self._is_full_backward_hook = True
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return add_hook(self._backward_hooks, hook, prepend=prepend)
 
     # --- printing -------------------------------------------------------------------------------
 
