@@ -442,14 +442,9 @@ def view_of(base: Tensor, array: np.ndarray, stride: tuple[int, ...] | None = No
             offset: int | None = None) -> Tensor:
     """A CPU tensor over `array`, a NumPy view into `base`'s memory: shares storage and version.
     `stride` / `offset` None: read off `array` when first asked."""
-    t = _new(Tensor)  # from_array's fields, inline: every view op on CPU ends here
-    t._keyset = CPU_KEYSET
-    t._data = array
-    t._shape = array.shape
+    t = from_array(array, base._dtype)
     t._stride = stride
     t._offset = offset
-    t._dtype = base._dtype
-    t._device = CPU
     storage = base._storage
     t._storage = storage if storage is not None else base.untyped_storage()
     root = t._base = base._base if base._base is not None else base
@@ -457,11 +452,6 @@ def view_of(base: Tensor, array: np.ndarray, stride: tuple[int, ...] | None = No
     if counter is None:
         counter = base._version_counter = [0]
     t._version_counter = counter
-    t._requires_grad = False
-    t._grad = None
-    t._grad_fn = None
-    t._autograd_meta = None
-    t._wrapped = None
     if not _view_grad_state.enabled and root._requires_grad:
         _on_no_grad_view(t, root)
     return t

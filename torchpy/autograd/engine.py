@@ -178,22 +178,14 @@ def queue_callback(callback: Callable[[], None]) -> None:
     _tasks.callbacks[-1].append(callback)
 
 
-def run_backward(
-    roots: Sequence[Tensor],
-    root_grads: Sequence[Tensor | None],
-    retain_graph: bool,
-    create_graph: bool,
-    inputs: Sequence[Tensor] | None = None,
-    accumulate: bool = True,
-    allow_unused: bool = True,
-) -> list[Tensor | None] | None:
-    """Run the graph from `roots`; accumulate into leaves' .grad, or return grads of `inputs`.
-    Callbacks queued while it runs (queue_callback) run when it has finished."""
+def run_backward(*args: Any, **kwargs: Any) -> list[Tensor | None] | None:
+    """_run_graph(...) as one graph task: it has an id (current_graph_task_id) and the
+    callbacks queued while it runs (queue_callback) run when it has finished."""
     _tasks.ids.append(next(_task_ids))
     callbacks: list[Callable[[], None]] = []
     _tasks.callbacks.append(callbacks)
     try:
-        result = _run_graph(roots, root_grads, retain_graph, create_graph, inputs, accumulate, allow_unused)
+        result = _run_graph(*args, **kwargs)
         while callbacks:  # a callback may queue another
             callbacks.pop(0)()
         return result
