@@ -56,3 +56,10 @@ def test_functional_relu(inplace):
         y = lib.nn.functional.relu(x, inplace=inplace)
         outs.append((y.tolist(), x.tolist(), y is x))
     assert outs[1] == outs[0]
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid"])
+def test_functional_tanh_sigmoid(name):
+    values = [[-1.0, 2.0], [3.0, -4.0]]
+    outs = [getattr(lib.nn.functional, name)(lib.tensor(values)).tolist() for lib in (torch, torchpy)]
+    np.testing.assert_allclose(outs[1], outs[0], rtol=1e-6)
