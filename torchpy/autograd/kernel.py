@@ -20,8 +20,8 @@ from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import FORMULAS
 from .forward_grad import state as _forward_state
-from .graph import SavedTensor, autograd_meta, gradient_edge
-from .node import InputInfo, NotImplementedNode, OpNode
+from .graph import SavedTensor, autograd_meta, grad_accumulator, gradient_edge
+from .node import NotImplementedNode, OpNode, _node_class, input_info, new_op_node
 from . import views
 
 BELOW_AUTOGRAD = K.full_after(DispatchKey.AutogradOther)
@@ -88,7 +88,7 @@ class _OpFacts:
     """What recording needs to know about an op, worked out from its schema once."""
 
     __slots__ = ("arguments", "written", "inplace", "kind", "name", "functional_name", "list_arguments",
-                 "plan_formula", "plan")
+                 "plan_formula", "plan", "fast")
 
     def __init__(self, op: Any) -> None:
         schema = op._schema
@@ -100,6 +100,7 @@ class _OpFacts:
         self.list_arguments = frozenset(a.name for a in schema.arguments if a.type.is_list)
         self.plan_formula: Any = None  # the formula `plan` was made for
         self.plan: Any = None
+        self.fast: Any = None  # a _FastRecord, for the formula it was made for
         # The schema kind, except that t_, squeeze_, ... re-view self in place rather than
         # writing its elements: "inplace_view".
         self.kind = "inplace_view" if "inplace_view" in op.tags else schema.kind.name
@@ -146,6 +147,124 @@ def _plan_for(facts: _OpFacts, formula: Any) -> _SavePlan:
 
 
 _NO_EDGE = (None, 0)
+
+
+class _FastRecord:
+    """_record's work for one (op, formula) laid out by argument position, for the common
+    call: a functional or view op with a derivative, no Tensor[] input, nothing written, no
+    keyword arguments. A call then indexes `args` instead of building a dict by name.
+    `usable` is False where the general path must run."""
+
+    __slots__ = ("formula", "usable", "node_class", "inputs", "geometry", "saves", "view", "self_index")
+
+    def __init__(self, formula: Any, usable: bool) -> None:
+        self.formula = formula
+        self.usable = usable
+
+    @classmethod
+    def make(cls, facts: _OpFacts, formula: Any) -> "_FastRecord":
+        if (formula is None or formula.backward is None or facts.written
+                or facts.kind not in ("functional", "view")):
+            return cls(formula, False)
+        plan = _plan_for(facts, formula)
+        # name -> (position, default); a keyword-only argument always takes its default here
+        where = {name: (len(facts.arguments) if kwarg_only else i, default)
+                 for i, (name, kwarg_only, default) in enumerate(facts.arguments)}
+        names = (*formula.inputs, *(n for kind, n, _ in plan.saves if kind == "value"),
+                 *(src for _, src, _ in plan.geometry))
+        if plan.flatten or any(name not in where for name in names):
+            return cls(formula, False)
+        fast = cls(formula, True)
+        fast.node_class = _node_class(formula.node_name)
+        fast.inputs = tuple(where[name] for name in formula.inputs)
+        fast.geometry = tuple((name.replace(".", "_"), *where[src], attr) for name, src, attr in plan.geometry)
+        fast.saves = tuple((kind, name, detail, *where.get(name, (0, None))) for kind, name, detail in plan.saves
+                           if kind != "geometry")
+        fast.view = facts.kind == "view"
+        fast.self_index = where["self"][0] if "self" in where else None
+        return fast
+
+
+# salt of a TLS state -> salt of the same state with the autograd keys excluded
+_BELOW_SALTS: dict[int, int] = {}
+
+
+def _below_salt(local: Any) -> int:
+    salt = _BELOW_SALTS.get(local.salt)
+    if salt is None:
+        salt = _BELOW_SALTS[local.salt] = tls._salt_for(local._included, local._excluded | _BELOW_AUTOGRAD_EXCLUDED)
+    return salt
+
+
+def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
+    """_record for a call _FastRecord covers: the same steps, by position."""
+    n = len(args)
+    edges = []
+    infos = []
+    for index, default in rec.inputs:
+        v = args[index] if index < n else default
+        if isinstance(v, Tensor):
+            # gradient_edge, inline for the common cases (a view may need its grad_fn refreshed)
+            if v._base is not None:
+                edges.append(gradient_edge(v))
+            elif v._grad_fn is not None:
+                meta = v._autograd_meta
+                edges.append((v._grad_fn, 0 if meta is None else meta.output_nr))
+            elif v._requires_grad:
+                edges.append((grad_accumulator(v), 0))
+            else:
+                edges.append(_NO_EDGE)
+            infos.append((v._shape, v._dtype))
+        else:
+            edges.append(_NO_EDGE)
+            infos.append(None)
+    saved: dict[str, Any] = {}
+    for key, index, default, attr in rec.geometry:  # before the op runs, as _record takes it
+        saved[key] = _geometry(args[index] if index < n else default, attr)
+
+    # _run_below, inline
+    local = tls.local
+    excluded, salt = local._excluded, local.salt
+    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt(local)
+    try:
+        fn = op._plain_cache.get(ks)
+        result = fn(*args) if fn is not None else op._redispatch_raw(ks, args, {})
+    finally:
+        local._excluded, local.salt = excluded, salt
+
+    multi = isinstance(result, (tuple, list))
+    outputs = result if multi else (result,)
+    if rec.view and outputs:
+        first = outputs[0]
+        target = args[rec.self_index] if rec.self_index is not None and rec.self_index < n else None
+        if isinstance(first, Tensor) and first._base is not None and first is not target:
+            views.mark_views(args[0], outputs, multi)
+    formula = rec.formula
+    node = new_op_node(rec.node_class, formula, tuple(edges), infos, len(outputs), saved)
+    if multi:
+        node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
+    for kind, name, detail, index, default in rec.saves:
+        if kind == "result":
+            output = outputs[detail]
+            if not (output._dtype.is_floating_point or output._dtype.is_complex):
+                saved[name] = SavedTensor(output)  # integer outputs (indices) have no history
+            else:
+                saved[name] = SavedTensor(_DETACH(output), output_of=node, output_nr=detail)
+            continue
+        value = args[index] if index < n else default
+        if isinstance(value, Tensor):
+            saved[name] = SavedTensor(value, output_of=value._grad_fn)
+        elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+            saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+        else:
+            saved[name] = value
+    for index, out in enumerate(outputs):
+        if isinstance(out, Tensor) and (out._dtype.is_floating_point or out._dtype.is_complex):
+            out._grad_fn = node
+            out._requires_grad = True
+            if index or out._autograd_meta is not None:
+                autograd_meta(out).output_nr = index
+    return result
 
 
 def _facts_for(op: Any) -> _OpFacts:
@@ -228,6 +347,11 @@ def _geometry(value: Any, attr: str) -> Any:
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     facts = _facts_for(op)
     formula = facts.formula()
+    fast = facts.fast
+    if fast is None or fast.formula is not formula:
+        fast = facts.fast = _FastRecord.make(facts, formula)
+    if fast.usable and not kwargs:
+        return _record_fast(op, ks, args, fast)
     if formula is not None and formula.backward is None and not facts.written:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
@@ -257,7 +381,7 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         for v in inputs:
             if isinstance(v, Tensor):
                 edges.append(gradient_edge(v) if v._requires_grad or v._base is not None else _NO_EDGE)
-                infos.append(InputInfo(v))
+                infos.append(input_info(v))
             else:
                 edges.append(_NO_EDGE)
                 infos.append(None)

@@ -8,17 +8,14 @@ from .._tensor import torch_function as _torch_function
 
 from .._tensor.tensor import Tensor
 from .derivatives import Derivative
-from .graph import Node, SavedTensor, pruning
+from .anomaly_mode import record_creation, state as _anomaly_state
+from .graph import Node, SavedTensor, _sequence, pruning
 
 
-class InputInfo:
-    """What un-broadcasting and dtype restoration need to know about one input."""
-
-    __slots__ = ("shape", "dtype")
-
-    def __init__(self, t: Tensor) -> None:
-        self.shape = t._shape
-        self.dtype = t._dtype
+def input_info(t: Tensor) -> tuple:
+    """What un-broadcasting and dtype restoration need to know about one input: (shape, dtype).
+    A plain tuple: one is made per recorded input."""
+    return (t._shape, t._dtype)
 
 
 def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -55,16 +52,17 @@ class OpNode(Node):
     ("MulBackward0"), as is name() ("MulBackward0", "torch::autograd::CopyBackwards").
     """
 
+    _output_meta: list[tuple] | tuple = ()  # (shape, dtype) per output: set for multi-output nodes
+
     def __new__(cls, formula: Derivative, *args: Any) -> "OpNode":
         if cls is OpNode:
             cls = _node_class(formula.node_name)
         return super().__new__(cls)
 
-    def __init__(self, formula: Derivative, next_edges: tuple, inputs: list[InputInfo | None],
+    def __init__(self, formula: Derivative, next_edges: tuple, inputs: list[tuple | None],
                  num_outputs: int) -> None:
         super().__init__(next_edges)
         self._formula = formula
-        self._name = formula.node_name
         self._inputs = inputs
         self._num_outputs = num_outputs
         self._saved: dict[str, Any] = {}
@@ -104,9 +102,11 @@ class OpNode(Node):
             if grad is None or node is None or info is None:
                 out.append(None)
                 continue
-            grad = sum_to_shape(grad, info.shape)
-            if grad._dtype is not info.dtype and not (info.dtype.is_complex and not grad._dtype.is_complex):
-                grad = grad.to(info.dtype)
+            shape, dtype = info
+            if grad._shape != shape:
+                grad = sum_to_shape(grad, shape)
+            if grad._dtype is not dtype and not (dtype.is_complex and not grad._dtype.is_complex):
+                grad = grad.to(dtype)
             out.append(grad)
         return out
 
@@ -129,8 +129,27 @@ _NODE_CLASSES: dict[str, type] = {}
 def _node_class(node_name: str) -> type:
     cls = _NODE_CLASSES.get(node_name)
     if cls is None:
-        cls = _NODE_CLASSES[node_name] = type(node_name.rsplit("::", 1)[-1], (OpNode,), {})
+        cls = _NODE_CLASSES[node_name] = type(node_name.rsplit("::", 1)[-1], (OpNode,), {"_name": node_name})
     return cls
+
+
+_new = object.__new__
+
+
+def new_op_node(cls: type, formula: Derivative, next_edges: tuple, inputs: list[tuple | None],
+                num_outputs: int, saved: dict[str, Any]) -> OpNode:
+    """OpNode(formula, ...) of node class `cls` (`_node_class(formula.node_name)`) with its
+    saved values, without the constructor chain: the autograd kernel makes one per recorded op."""
+    node = _new(cls)
+    node._next_edges = next_edges
+    node._sequence_nr = next(_sequence)
+    node._formula = formula
+    node._inputs = inputs
+    node._num_outputs = num_outputs
+    node._saved = saved
+    if _anomaly_state.enabled:
+        record_creation(node)
+    return node
 
 
 def _unpack(value: Any) -> Any:

@@ -31,7 +31,7 @@ from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import FORMULAS
 from .graph import AutogradMeta, Node, gradient_edge
-from .node import InputInfo, OpNode
+from .node import OpNode, input_info
 
 # torch's CreationMeta: how a view was made, which decides whether it may be rebased.
 DEFAULT, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE = range(4)
@@ -195,7 +195,7 @@ def refresh_view(t: Tensor) -> None:
 
 def _as_strided_node(t: Tensor, base: Tensor) -> OpNode:
     """AsStridedBackward0 from the base's current history to t's geometry."""
-    node = OpNode(FORMULAS["aten::as_strided"], (gradient_edge(base),), [InputInfo(base)], 1)
+    node = OpNode(FORMULAS["aten::as_strided"], (gradient_edge(base),), [input_info(base)], 1)
     node._output_meta = [(t._shape, t._dtype)]
     node._saved = {
         "self_shape": base._shape, "self_stride": base.stride(), "self_offset": base.storage_offset(),

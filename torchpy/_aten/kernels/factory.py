@@ -120,8 +120,8 @@ def filled(shape: tuple[int, ...], d: _dt.dtype, device: Any, value: Any,
         return meta_tensor(shape, d, strides)
     np_dtype = _dt.to_numpy_dtype(d)
     if strides is None:
-        if value == 0:
-            array = np.zeros(shape, np_dtype)
+        if value == 0 or value == 1:  # fits every dtype: no overflow check (backward's ones_like)
+            array = np.zeros(shape, np_dtype) if value == 0 else np.ones(shape, np_dtype)
             return from_array(array, d) if array.size else wrap(array, d)
         array = np.empty(shape, np_dtype)
     else:
