@@ -19,6 +19,11 @@ BELOW = K.full_after(DispatchKey.ADInplaceOrView)
 _BELOW_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
 
+# salt of a TLS state -> salt of the same state with _BELOW_EXCLUDED added (a state's salt
+# names its (included, excluded) pair, so the mapping never changes)
+_below_salts: dict[int, int] = {}
+
+
 def _written_arguments(schema: Any) -> tuple[tuple[int, str], ...]:
     return tuple(
         (i, a.name) for i, a in enumerate(schema.arguments)
@@ -30,12 +35,16 @@ def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
     def inplace_or_view(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # Ops the kernel itself calls run below this key (and autograd), as under PyTorch's
         # AutoDispatchBelowADInplaceOrView: only this op bumps the versions.
-        saved = tls.snapshot()
-        tls.set_keys(saved[0], saved[1] | _BELOW_EXCLUDED)
+        local = tls.local
+        excluded, salt = local._excluded, local.salt
+        below_salt = _below_salts.get(salt)
+        if below_salt is None:
+            below_salt = _below_salts[salt] = tls._salt_for(local._included, excluded | _BELOW_EXCLUDED)
+        local._excluded, local.salt = excluded | _BELOW_EXCLUDED, below_salt
         try:
             result = op._redispatch_raw(ks & BELOW, args, kwargs)
         finally:
-            tls.restore(saved)
+            local._excluded, local.salt = excluded, salt
         n = len(args)
         for position, name in written:
             target = args[position] if position < n else kwargs.get(name)

@@ -15,6 +15,7 @@ import threading
 from typing import Any, Callable, Sequence
 
 from .._aten.kernels.copy import is_non_overlapping_and_dense
+from .._aten.fastcall import aten, call
 from .._dispatch.ops import op_for
 from .._tensor.enums import contiguous_format
 from .._tensor import torch_function as _torch_function
@@ -25,6 +26,8 @@ from .graph import AccumulateGrad, Node, gradient_edge, pruning
 from .ready_queue import ReadyQueue
 
 _new_empty_strided = op_for("aten::new_empty_strided")
+_add_ = aten("add_.Tensor")
+_detach = aten("detach")
 
 
 def accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool = False) -> None:
@@ -37,11 +40,16 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool = False)
     are added in place (add_) with grad mode off, so `.grad` stays the same tensor, and out
     of place with create_graph, so the sum keeps its history.
     """
-    saved_state = _torch_function.disable_for_internals()
-    try:
-        _store_grad(variable, grad, unshared)
-    finally:
-        _torch_function.restore(saved_state)
+    current = variable._grad
+    if current is not None and not grad_mode.state.enabled:
+        # the common case (every step after the first): aten add_, straight to the dispatcher
+        call(_add_, current._keyset | grad._keyset, current, grad)
+    else:
+        saved_state = _torch_function.disable_for_internals()
+        try:
+            _store_grad(variable, grad, unshared)
+        finally:
+            _torch_function.restore(saved_state)
     meta = variable._autograd_meta
     if meta is not None:
         for hook in meta.post_accumulate_hooks:
@@ -51,18 +59,20 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool = False)
 def _store_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
     if variable._grad is None:
         if unshared and not grad_mode.state.enabled and _obeys_layout_contract(grad, variable):
-            variable._grad = grad.detach()
+            variable._grad = call(_detach, grad._keyset, grad)
         else:
             variable._grad = _clone_obey_contract(grad, variable)
-    elif grad_mode.state.enabled:
+    else:  # with create_graph: out of place, so the sum keeps its history
         variable._grad = variable._grad + grad
-    else:
-        variable._grad.add_(grad)
 
 
 def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
     """torch's rule: a dense variable's gradient has its strides (size-1 dims aside);
     any other variable's gradient is contiguous."""
+    a, b = grad._data, variable._data
+    if a is not None and b is not None and grad._shape == variable._shape and a.flags.c_contiguous \
+            and b.flags.c_contiguous:
+        return True  # the common case: both row-major over the same shape, so the same strides
     if is_non_overlapping_and_dense(variable._shape, variable.stride()):
         return all(size == 1 or a == b for size, a, b in zip(grad._shape, grad.stride(), variable.stride()))
     return grad.is_contiguous()
@@ -220,7 +230,7 @@ def _run_graph(
                 capture[(node, input_nr)] = i
     captured: list[Tensor | None] = [None] * (len(inputs) if inputs is not None else 0)
 
-    root_nodes = list({id(n): n for n, _, _ in root_edges}.values())
+    root_nodes = [root_edges[0][0]] if len(root_edges) == 1 else list({id(n): n for n, _, _ in root_edges}.values())
     dependencies = _collect_dependencies(root_nodes)
     buffers: dict[Node, list] = {}
     for node, input_nr, grad in root_edges:
@@ -278,7 +288,10 @@ def _run_graph(
                     buffer = buffers.get(next_node)
                     if buffer is None:
                         buffer = buffers[next_node] = [None] * next_node._num_outputs
-                    buffer[input_nr] = _add(buffer[input_nr], grad)
+                        buffer[input_nr] = grad
+                    else:
+                        previous = buffer[input_nr]
+                        buffer[input_nr] = grad if previous is None else previous + grad
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:

@@ -6,6 +6,7 @@ import sys
 import weakref
 from typing import Any, Callable, Sequence
 
+from .._aten.fastcall import call_kw
 from .._dispatch.ops import OpOverload, op_for
 from .._tensor.enums import preserve_format
 from .._tensor import torch_function as _torch_function
@@ -53,8 +54,7 @@ def _make_grads_below_torch_function(outputs: Sequence[Tensor], grads: Sequence[
                 )
             # What torch.ones_like(out, memory_format=torch.preserve_format) dispatches, without
             # the Python-level parsing: a mode sees the same call.
-            grad = _ones_like()._call_normalized(
-                (out,), {"pin_memory": False, "memory_format": preserve_format})
+            grad = call_kw(_ones_like(), out._keyset, (out,), {"pin_memory": False, "memory_format": preserve_format})
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad._shape != out._shape and out._requires_grad:

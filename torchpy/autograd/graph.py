@@ -248,6 +248,9 @@ class SavedTensor:
             self.tensor, self.packed, self.unpack_hook = tensor, None, None
 
     def unpack(self) -> Tensor | None:
+        t = self.tensor
+        if t is not None and self.output_nr < 0 and t._version == self.version:
+            return t  # the common case: an input saved as it is, unchanged (no hooks: tensor is set)
         if self.released:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved "

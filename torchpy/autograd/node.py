@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import torch_function as _torch_function
+from .._tensor.torch_function import state as _function_state
 
+from .._aten.fastcall import aten, call
 from .._tensor.tensor import Tensor
 from .derivatives import Derivative
 from .anomaly_mode import record_creation, state as _anomaly_state
@@ -29,13 +30,21 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     for i, size in enumerate(shape):
         if size == 1 and grad._shape[lead + i] != 1:
             dims.append(lead + i)
+    # The ops straight to the dispatcher with normalized arguments, as torch's C++ sum_to
+    # calls them (the Python bindings would resolve the overload for a list argument per call).
     if dims:
-        grad = grad.sum(dims, keepdim=True)
+        grad = call(_SUM_DIM, grad._keyset, grad, dims, True)
     if lead:
-        grad = grad.view(shape) if grad.numel() == _numel(shape) else grad.reshape(shape)
-    elif grad._shape != shape:
+        if grad.numel() == _numel(shape):
+            return call(_VIEW, grad._keyset, grad, list(shape))
+        return grad.reshape(shape)
+    if grad._shape != shape:
         grad = grad.reshape(shape)
     return grad
+
+
+_SUM_DIM = aten("sum.dim_IntList")
+_VIEW = aten("view")
 
 
 def _numel(shape: tuple[int, ...]) -> int:
@@ -74,11 +83,14 @@ class OpNode(Node):
                 return [None] * len(self._inputs)
         elif all(g is None for g in grad_outputs):
             return [None] * len(self._inputs)
-        saved_state = _torch_function.disable_for_internals()
+        # _torch_function.disable_for_internals / restore, inline: runs for every node
+        state = _function_state
+        saved_state = state.enabled, state.subclasses_enabled
+        state.enabled = state.subclasses_enabled = False
         try:
             return self._apply(grad_outputs)
         finally:
-            _torch_function.restore(saved_state)
+            state.enabled, state.subclasses_enabled = saved_state
 
     def _apply(self, grad_outputs: list) -> list:
         if self._num_outputs == 1:
@@ -92,8 +104,10 @@ class OpNode(Node):
                  for name, value in self._saved.items()}
         if self._formula.takes_needs:
             unwanted = pruning.unwanted[-1] if pruning.unwanted else None
-            saved["needs"] = tuple(node is not None and (unwanted is None or node not in unwanted)
-                                   for node, _ in self._next_edges)
+            if unwanted is None:
+                saved["needs"] = tuple([node is not None for node, _ in self._next_edges])
+            else:
+                saved["needs"] = tuple([node is not None and node not in unwanted for node, _ in self._next_edges])
         result = self._formula.backward(grad, **saved)
         if not isinstance(result, (tuple, list)):
             result = (result,)
@@ -112,9 +126,12 @@ class OpNode(Node):
 
     def release_variables(self) -> None:
         for value in self._saved.values():
-            for item in value if isinstance(value, list) else (value,):
-                if isinstance(item, SavedTensor):
-                    item.release()
+            if type(value) is SavedTensor:
+                value.release()
+            elif type(value) is list:
+                for item in value:
+                    if type(item) is SavedTensor:
+                        item.release()
 
     # torch exposes saved values as grad_fn._saved_<name>
     def __getattr__(self, name: str) -> Any:
