@@ -17,7 +17,9 @@ import types
 from typing import Any, Callable, Mapping
 
 from .._tensor.tensor import Tensor
+from .._aten.fastcall import aten, call
 from .anomaly_mode import record_creation, state as _anomaly_state
+from .grad_mode import state as _grad_state
 
 _sequence = itertools.count()
 _NO_HOOKS: Mapping = types.MappingProxyType({})  # read-only: hooks go in a node's own dict
@@ -222,9 +224,12 @@ saved_hooks_state = _SavedHooks()
 
 
 def _grad_enabled() -> bool:
-    from .grad_mode import state
+    return _grad_state.enabled
 
-    return state.enabled
+
+def _detach(t: Tensor) -> Tensor:
+    """aten detach, straight to the dispatcher (what torch's C++ unpack calls)."""
+    return call(aten("detach"), t._keyset, t)
 
 
 class SavedTensor:
@@ -293,7 +298,7 @@ class SavedTensor:
             t._requires_grad = True
             autograd_meta(t).output_nr = self.output_nr
         elif self.output_nr >= 0 and t is not None:
-            t = t.detach()  # PyTorch unpacks a saved output as a fresh detached alias
+            t = _detach(t)  # PyTorch unpacks a saved output as a fresh detached alias
         if self.output_nr >= 0 and t is not None and self.tensor._autograd_meta is not None:
             from .forward_grad import copy_tangents  # forward over reverse: the output's tangent too
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._aten.fastcall import aten, call
 from .._dispatch import keys as K
 from .._dispatch import tls
 from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
@@ -32,9 +33,7 @@ _grad_state = grad_mode.state
 
 
 def _DETACH(t: Tensor) -> Tensor:
-    from .._dispatch.ops import op_for
-
-    return op_for("aten::detach").__call__(t)
+    return call(aten("detach"), t._keyset, t)  # normalized already: straight to the dispatcher
 
 
 def _requires_grad(value: Any) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import torchpy
+from torchpy._aten.fastcall import aten as fast_aten, call
 
 from . import derivative
 from ._common import not_differentiable, scalar_zero, scale, shift, zeros_like, zeros_like_options, zeros_of
@@ -336,7 +337,10 @@ def sigmoid_backward_backward(grad, grad_output, output, needs):
 
 @derivative("aten::relu", "ReluBackward0", inputs=("self",), save=("result",))
 def relu_backward(grad, result):
-    return aten.threshold_backward.default(grad, result, 0)
+    return call(_THRESHOLD_BACKWARD, grad._keyset | result._keyset, grad, result, 0)
+
+
+_THRESHOLD_BACKWARD = fast_aten("threshold_backward")
 
 
 def _gaussian(self):
