@@ -146,7 +146,7 @@ def grad(
 def tensor_backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None,
                     create_graph: bool = False, inputs: Any = None) -> None:
     """Tensor.backward: a Python function in torch, so __torch_function__ sees the call itself."""
-    if _torch_function.has_torch_function_unary(self):
+    if (type(self) is not Tensor or _torch_function.state.modes) and _torch_function.has_torch_function_unary(self):
         return _torch_function.handle_torch_function(
             Tensor.backward, (self,), self, gradient=gradient, retain_graph=retain_graph,
             create_graph=create_graph, inputs=inputs)

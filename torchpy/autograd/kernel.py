@@ -154,14 +154,19 @@ class _FastRecord:
     keyword arguments. A call then indexes `args` instead of building a dict by name.
     `usable` is False where the general path must run."""
 
-    __slots__ = ("formula", "usable", "node_class", "inputs", "geometry", "saves", "view", "self_index")
+    __slots__ = ("formula", "usable", "below", "node_class", "inputs", "geometry", "saves", "view", "self_index")
 
     def __init__(self, formula: Any, usable: bool) -> None:
         self.formula = formula
         self.usable = usable
+        self.below = False  # not differentiable and writes nothing: just run the op below autograd
 
     @classmethod
     def make(cls, facts: _OpFacts, formula: Any) -> "_FastRecord":
+        if formula is not None and formula.backward is None and not facts.written:
+            fast = cls(formula, False)
+            fast.below = True
+            return fast
         if (formula is None or formula.backward is None or facts.written
                 or facts.kind not in ("functional", "view")):
             return cls(formula, False)
@@ -304,12 +309,12 @@ def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
 
 def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     local = tls.local
-    saved = local._included, local._excluded, local.salt
-    tls.set_keys(saved[0], saved[1] | _BELOW_AUTOGRAD_EXCLUDED)
+    excluded, salt = local._excluded, local.salt
+    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt(local)
     try:
         return op._redispatch_raw(ks, args, kwargs)
     finally:
-        local._included, local._excluded, local.salt = saved
+        local._excluded, local.salt = excluded, salt
 
 
 def _differentiable(t: Any) -> bool:
@@ -351,6 +356,8 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         fast = facts.fast = _FastRecord.make(facts, formula)
     if fast.usable and not kwargs:
         return _record_fast(op, ks, args, fast)
+    if fast.below:  # registered as not differentiable (detach, ones_like, ...): no history
+        return _run_below(op, ks, args, kwargs)
     if formula is not None and formula.backward is None and not facts.written:
         # Registered as not differentiable (detach, zeros_like, ...): no history.
         return _run_below(op, ks, args, kwargs)
