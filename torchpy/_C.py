@@ -143,11 +143,28 @@ def __getattr__(name: str):
         from .autograd.engine import current_graph_task_id
 
         return current_graph_task_id
+    if name == "_nn":
+        return _nn_module()
     if name == "_disabled_torch_dispatch_impl":
         from ._tensor.subclassing import _disabled_torch_dispatch_impl
 
         return _disabled_torch_dispatch_impl
     raise AttributeError(f"module 'torchpy._C' has no attribute '{name}'")
+
+
+def _nn_module() -> Any:
+    """torch._C._nn: the op table's python_module: nn functions (made once, on first use)."""
+    import sys
+    import types
+
+    module = sys.modules.get("torchpy._C._nn")
+    if module is None:
+        from ._aten import public_functions
+
+        module = types.ModuleType("torchpy._C._nn")
+        module.__dict__.update(public_functions("nn"))
+        sys.modules["torchpy._C._nn"] = module
+    return module
 
 
 class _VariableFunctionsClass:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import __future__
 import keyword
+from types import ModuleType
 from typing import Any, Callable
 
 from ._tensor.tensor import Tensor
@@ -25,10 +27,11 @@ from ._tensor.torch_function import (  # noqa: F401
 
 
 def get_overridable_functions() -> dict[Any, list[Callable]]:
-    """Namespaces -> their overridable functions (torchpy, torchpy.Tensor, torchpy.linalg, ...)."""
+    """Namespaces -> their overridable functions (torchpy, torchpy.Tensor, torchpy.nn.functional)."""
     import torchpy
+    import torchpy.nn.functional as F
 
-    result: dict[Any, list[Callable]] = {torchpy: [], Tensor: []}
+    result: dict[Any, list[Callable]] = {torchpy: [], Tensor: [], F: []}
     for name in dir(torchpy):
         obj = getattr(torchpy, name)
         if callable(obj) and getattr(obj, "_python_op", None) is not None:
@@ -37,16 +40,34 @@ def get_overridable_functions() -> dict[Any, list[Callable]]:
         obj = getattr(Tensor, name, None)
         if callable(obj) and getattr(obj, "_python_op", None) is not None:
             result[Tensor].append(obj)
+    result[F] = _public_functions_of(F)
     return result
+
+
+def _public_functions_of(namespace: ModuleType) -> list[Callable]:
+    """torch's rule for a Python namespace: every callable in dir() order, except private and
+    non-lowercase names, modules, __future__ features and the ignored functions."""
+    ignored = get_ignored_functions()
+    found = []
+    for name in dir(namespace):
+        if name.startswith("_") or name.endswith("_") or not name[0].islower():
+            continue
+        obj = getattr(namespace, name)
+        if isinstance(obj, (ModuleType, __future__._Feature)) or not callable(obj) or obj in ignored:
+            continue
+        found.append(obj)
+    return found
 
 
 def get_ignored_functions() -> set[Callable]:
     """Public functions that do not take part in __torch_function__ (creation helpers, ...)."""
     import torchpy
+    import torchpy.nn.functional as F
 
     return {torchpy.tensor, torchpy.as_tensor, torchpy.from_numpy, torchpy.is_tensor,
             torchpy.get_default_dtype, torchpy.set_default_dtype, torchpy.promote_types,
-            torchpy.can_cast}
+            torchpy.can_cast,
+            F.sigmoid, F.tanh}  # Tensor.sigmoid / tanh handle the override
 
 
 def get_testing_overrides() -> dict[Callable, Callable]:
@@ -57,15 +78,19 @@ def get_testing_overrides() -> dict[Callable, Callable]:
 
     known = _torch_dummy_signatures()
     dummies: dict[Callable, Callable] = {}
+    prefixes = {torchpy: "torch.", torchpy.nn.functional: "torch.nn.functional."}
     for namespace, functions in get_overridable_functions().items():
-        prefix = "torch." if namespace is torchpy else "torch.Tensor."
+        prefix = prefixes.get(namespace, "torch.Tensor.")
         for fn in functions:
             params = known.get(prefix + fn.__name__)
             if params is not None:
                 # torch's dummies are hand-written lambdas; their parameter lists are data here
                 dummies[fn] = eval(f"lambda {params}: -1", {"torch": torchpy})  # noqa: S307
                 continue
-            python_op = fn._python_op
+            python_op = getattr(fn, "_python_op", None)
+            if python_op is None:  # a Python-level function: its own parameters
+                dummies[fn] = _dummy_like(fn)
+                continue
             schema = python_op.candidates[0].op._schema
             parameters = [inspect.Parameter(a.name + "_" if keyword.iskeyword(a.name) else a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only
                                             else inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -79,6 +104,16 @@ def get_testing_overrides() -> dict[Callable, Callable]:
             dummy.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
             dummies[fn] = dummy
     return dummies
+
+
+def _dummy_like(fn: Callable) -> Callable:
+    import inspect
+
+    def dummy(*args: Any, **kwargs: Any) -> int:
+        return -1
+
+    dummy.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    return dummy
 
 
 def _torch_dummy_signatures() -> dict[str, str]:

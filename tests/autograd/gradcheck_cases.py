@@ -251,6 +251,24 @@ case("addmv", lambda t, s, x, v: t.addmv(s, x, v, beta=2), rand(3, seed=16), A, 
 case("baddbmm", lambda t, s, x, y: t.baddbmm(s, x, y, alpha=0.5), rand(2, 3, 2, seed=17), rand(2, 3, 4, seed=13),
      rand(2, 4, 2, seed=14))
 
+# --- adaptive pooling (and the backward ops its formulas call) ------------------------------------
+
+POOL, POOL3 = rand(2, 5, 7, seed=19), rand(2, 4, 5, 3, seed=20)
+POOL_IDX = Const(np.array([[[0, 9], [15, 34]], [[3, 3], [20, 28]]]), "int64")       # into 5 * 7
+POOL3_IDX = Const(np.array([[[[0, 59], [7, 7]]], [[[12, 30], [44, 1]]]]), "int64")  # into 4 * 5 * 3
+case("_adaptive_avg_pool2d", lambda t, x: aten(t, "_adaptive_avg_pool2d")(x, [3, 4]), POOL)
+case("_adaptive_avg_pool3d", lambda t, x: aten(t, "_adaptive_avg_pool3d")(x, [3, 2, 2]), POOL3)
+case("adaptive_max_pool2d", lambda t, x: aten(t, "adaptive_max_pool2d")(x, [3, 4])[0], POOL)
+case("adaptive_max_pool3d", lambda t, x: aten(t, "adaptive_max_pool3d")(x, [3, 2, 2])[0], POOL3)
+case("_adaptive_avg_pool2d_backward", lambda t, g, x: aten(t, "_adaptive_avg_pool2d_backward")(g, x),
+     rand(2, 3, 4, seed=21), POOL)
+case("_adaptive_avg_pool3d_backward", lambda t, g, x: aten(t, "_adaptive_avg_pool3d_backward")(g, x),
+     rand(2, 3, 2, 2, seed=22), POOL3)
+case("adaptive_max_pool2d_backward", lambda t, g, x, i: aten(t, "adaptive_max_pool2d_backward")(g, x, i),
+     rand(2, 2, 2, seed=23), POOL, POOL_IDX)
+case("adaptive_max_pool3d_backward", lambda t, g, x, i: aten(t, "adaptive_max_pool3d_backward")(g, x, i),
+     rand(2, 1, 2, 2, seed=24), POOL3[:, :, :, :], POOL3_IDX)
+
 # PyTorch defines these gradients as zero (a sample's dependence on its parameters is not
 # differentiated), so finite differences disagree in torch too: the test compares the two
 # GradcheckErrors instead.
@@ -264,5 +282,6 @@ GRADGRAD = [
     "where.self", "masked_fill.Tensor", "mm", "addmm", "bmm", "mv", "sum.dim_IntList", "mean.dim", "prod.dim_int",
     "var.correction", "std.correction", "logsumexp", "_softmax", "_log_softmax", "linalg_vector_norm", "cumsum",
     "cumprod", "gather", "index_select", "cat", "stack", "transpose.int", "expand", "max.dim", "abs",
+    "_adaptive_avg_pool2d", "adaptive_max_pool2d", "_adaptive_avg_pool3d", "adaptive_max_pool3d",
     "pow_.Scalar", "pow_.Tensor",  # in-place: double backward reaches self through its saved copy
 ]

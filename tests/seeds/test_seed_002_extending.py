@@ -512,8 +512,6 @@ print([f.__name__ for f in nn_funcs[:5]])
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="needs torch.nn.functional in get_overridable_functions, with its "
-                                       "adaptive pooling functions (the first five names torch lists)")
 def test_get_overridable_functions():
     # The seed's print line is missing its closing bracket; this is the line it means.
     assert_same(OVERRIDABLE_FUNCTIONS)

@@ -70,7 +70,7 @@ def build_python_api() -> None:
             FUNCTIONS[key].add_overload(op)
         if "method" in entry.variants:
             if name not in METHODS:
-                METHODS[name] = PythonOp(name, [])
+                METHODS[name] = PythonOp(name, [], is_method=True)
             METHODS[name].add_overload(op)
     # An out= overload is reachable only from a name that also has a plain variant.
     for key in [k for k, p in FUNCTIONS.items() if all(c.op._schema.kind.name == "out" for c in p.candidates)]:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .._dispatch.binding import BindError
 from .._dispatch.ops import OpOverload
-from .._dispatch.schema import NO_DEFAULT
+from .._dispatch.schema import NO_DEFAULT, ListType
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.device import CPU
@@ -34,9 +34,9 @@ class _Candidate:
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
                  "option_defaults", "out_names", "aliases", "int_positions", "int_names",
-                 "max_positional", "names", "required_kwargs")
+                 "max_positional", "names", "required_kwargs", "sized_symint")
 
-    def __init__(self, op: OpOverload, return_type: type | None) -> None:
+    def __init__(self, op: OpOverload, return_type: type | None, is_method: bool = False) -> None:
         schema = op._schema
         self.op = op
         plain_tensor = [
@@ -47,11 +47,13 @@ class _Candidate:
         self.tensor_names = frozenset(name for _, name in plain_tensor)
         self.return_type = return_type
         # Python's varargs form of an int list: zeros(2, 3), x.view(2, 3), x.permute(1, 0).
-        # Allowed, as in PyTorch's parser, when the int list is the only positional parameter
-        # after any leading Tensor (x.sum(0, True) is dim=0, keepdim=True, not dim=[0, 1]).
+        # Allowed, as in PyTorch's parser, when the int list is the only positional parameter,
+        # a method's self not counted (x.sum(0, True) is dim=0, keepdim=True, not dim=[0, 1];
+        # torch.permute(x, 1, 0) is an error, and _nn.adaptive_avg_pool2d(x, 2) means [2, 2]).
         self.varargs_at = -1
         positional = [a for a in schema.arguments if not a.kwarg_only]
-        start = 1 if positional and positional[0].type.base_name == "Tensor" and not positional[0].type.is_list else 0
+        leading_self = positional and positional[0].type.base_name == "Tensor" and not positional[0].type.is_list
+        start = 1 if is_method and leading_self else 0
         if len(positional) == start + 1:
             arg = positional[start]
             if arg.type.is_list and arg.type.base_name in ("int", "SymInt"):
@@ -83,6 +85,10 @@ class _Candidate:
         # NumPy's names, which PyTorch's parser accepts too: x.sum(axis=0, keepdims=True).
         self.aliases = tuple((alias, name) for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
                              if name in names)
+        # Python's parser takes one int for a SymInt[N] as N copies (adaptive_avg_pool2d(x, 2)),
+        # as it does for int[N]; torch.ops does not, so the binder leaves SymInt[N] alone.
+        self.sized_symint = tuple((i, a.name, a.type.size) for i, a in enumerate(schema.arguments)
+                                  if isinstance(a.type, ListType) and a.type.size and str(a.type.elem) == "SymInt")
 
     def normalize_python_call(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, bool]:
         """(args, kwargs, requires_grad) with Python-only conveniences folded in."""
@@ -92,6 +98,8 @@ class _Candidate:
         if self.out_names and isinstance(kwargs.get("out"), (tuple, list)):
             kwargs = dict(kwargs)
             kwargs.update(zip(self.out_names, kwargs.pop("out")))
+        if self.sized_symint:
+            args, kwargs = self._broadcast_symint(args, kwargs)
         if self.aliases and kwargs:
             for alias, name in self.aliases:
                 if alias in kwargs:
@@ -105,6 +113,14 @@ class _Candidate:
                 if kwargs.get(name) is None:
                     kwargs[name] = value
         return args, kwargs, requires_grad
+
+    def _broadcast_symint(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        for i, name, size in self.sized_symint:
+            if i < len(args) and type(args[i]) is int:
+                args = args[:i] + ([args[i]] * size,) + args[i + 1:]
+            elif type(kwargs.get(name)) is int:
+                kwargs = {**kwargs, name: [kwargs[name]] * size}
+        return args, kwargs
 
     def may_fit(self, args: tuple, kwargs: dict) -> bool:
         """False when the call cannot bind: too many positional arguments, an unknown keyword,
@@ -141,6 +157,18 @@ class _Candidate:
         return False
 
 
+def _int_list_problem(value: Any) -> str | None:
+    """What PyTorch's parser says of a value given for an int list, or None if it takes it."""
+    if isinstance(value, int) or hasattr(value, "__index__"):
+        return None
+    if not isinstance(value, (list, tuple, str)):
+        return f"not {type(value).__name__}"
+    for i, item in enumerate(value):
+        if not (isinstance(item, int) or hasattr(item, "__index__")):
+            return f"but found element of type {type(item).__name__} at pos {i}"
+    return None
+
+
 def _is_bool_or_bools(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return any(type(v) is bool for v in value)
@@ -150,17 +178,18 @@ def _is_bool_or_bools(value: Any) -> bool:
 class PythonOp:
     """The callable behind one public name (torchpy.sum, Tensor.sum)."""
 
-    def __init__(self, name: str, ops: list[OpOverload]) -> None:
+    def __init__(self, name: str, ops: list[OpOverload], is_method: bool = False) -> None:
         self.name = name
+        self.is_method = is_method
         self.allow_numbers = name in NUMBERS_AS_TENSORS
-        self.candidates = [_Candidate(op, _return_type(name, op)) for op in ops]
+        self.candidates = [_Candidate(op, _return_type(name, op), is_method) for op in ops]
         # Which overload a call shape (argument types, keyword names) picked last time. Overload
         # resolution depends on types only, except for the contents of lists (a bool in an int
         # list), so calls with a list or tuple argument are not cached.
         self._plans: dict[tuple, _Candidate] = {}
 
     def add_overload(self, op: OpOverload) -> None:
-        self.candidates.append(_Candidate(op, _return_type(self.name, op)))
+        self.candidates.append(_Candidate(op, _return_type(self.name, op), self.is_method))
         self._plans.clear()
 
     def __call__(self, args: tuple, kwargs: dict) -> Any:
@@ -239,10 +268,14 @@ class PythonOp:
         if len(plausible) != 1:
             return None
         for position, (argument, value) in enumerate(zip(plausible[0], args)):
+            name = "input" if argument.name == "self" else argument.name
+            where = f"{self.name}(): argument '{name}' (position {position + 1}) must be"
             if str(argument.type) == "Tensor" and not isinstance(value, Tensor):
-                name = "input" if argument.name == "self" else argument.name
-                return (f"{self.name}(): argument '{name}' (position {position + 1}) must be Tensor, "
-                        f"not {type(value).__name__}")
+                return f"{where} Tensor, not {type(value).__name__}"
+            if isinstance(argument.type, ListType) and str(argument.type.elem) in ("int", "SymInt"):
+                problem = _int_list_problem(value)
+                if problem is not None:
+                    return f"{where} tuple of ints, {problem}"
         return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 import threading
 from typing import Any, Callable, Iterable, Iterator
 
@@ -303,8 +304,14 @@ def resolve_name(f: Any) -> str | None:
     """'torch.add'-style name of a public function or Tensor method, or None."""
     python_op = getattr(f, "_python_op", None)
     if python_op is not None:
-        owner = "torch.Tensor." if getattr(f, "_is_method", False) else "torch."
-        return owner + python_op.name
+        if getattr(f, "_is_method", False):
+            return "torch.Tensor." + python_op.name
+        # torch names a function nn.functional re-exports (F.adaptive_avg_pool1d is
+        # torch.adaptive_avg_pool1d) after nn.functional, the later namespace in its index
+        functional = sys.modules.get("torchpy.nn.functional")
+        if functional is not None and getattr(functional, python_op.name, None) is f:
+            return "torch.nn.functional." + python_op.name
+        return "torch." + python_op.name
     qualname = getattr(f, "__qualname__", None)
     module = getattr(f, "__module__", None)
     if qualname and module and module.startswith("torchpy"):

@@ -84,6 +84,8 @@ AUTO_LINEAR = (
     "index.Tensor", "index_select", "gather", "take", "masked_select",
     "scatter.src", "scatter_add", "index_add", "index_copy", "index_put", "_index_put_impl",
     "masked_scatter", "put", "index_fill.int_Tensor", "masked_fill.Tensor", "where.self",
+    # averages over fixed bins
+    "_adaptive_avg_pool2d", "_adaptive_avg_pool3d",
 )
 
 # --- auto_element_wise -----------------------------------------------------------------------
@@ -239,6 +241,37 @@ def _gather_by_indices(T, V, outputs):
 
 
 jvp("aten::sort", "aten::sort.stable", "aten::topk", "aten::max.dim", "aten::min.dim")(_gather_by_indices)
+
+
+def _adaptive_max_jvp(spatial: int):
+    """adaptive_max_pool2d / 3d: each value is self at its flat index in the spatial plane."""
+
+    def jvp_fn(T, V, outputs):
+        indices = outputs[1]
+        self_t = T["self"].flatten(-spatial)
+        return self_t.gather(-1, indices.flatten(-spatial)).view_as(indices), None
+
+    return jvp_fn
+
+
+jvp("aten::adaptive_max_pool2d")(_adaptive_max_jvp(2))
+jvp("aten::adaptive_max_pool3d")(_adaptive_max_jvp(3))
+
+
+# The pooling backward ops are linear in grad_output; self gives only the shape (and indices
+# the positions), so the tangent is the op on grad_output's tangent.
+def _pooling_backward_jvp(name: str):
+    def jvp_fn(T, V, outputs):
+        op = getattr(torchpy.ops.aten, name).default
+        rest = [V[arg] for arg in ("indices",) if arg in V]
+        return op(_or_zeros(T, V, "grad_output"), V["self"], *rest)
+
+    return jvp_fn
+
+
+for _name in ("_adaptive_avg_pool2d_backward", "_adaptive_avg_pool3d_backward",
+              "adaptive_max_pool2d_backward", "adaptive_max_pool3d_backward"):
+    jvp("aten::" + _name)(_pooling_backward_jvp(_name))
 
 
 # x.eq_(y) and friends: a zero tangent, but only for a self that had one (torch's self_t.zero_()).

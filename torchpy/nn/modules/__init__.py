@@ -4,5 +4,15 @@ from .activation import ReLU, Sigmoid, Tanh
 from .container import Sequential
 from .linear import Identity, Linear
 from .module import Module
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
+)
 
-__all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Identity", "Linear", "Module", "ReLU", "Sequential",
+           "Sigmoid", "Tanh"]

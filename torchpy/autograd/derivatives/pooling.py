@@ -1,0 +1,85 @@
+"""Derivatives of adaptive pooling and of the backward ops its formulas call.
+
+Forward: the gradient goes through the matching backward op (averages spread over each bin,
+maxima back to the index the forward chose). Those backward ops are linear in grad_output and
+do not depend on self's values, so their own gradient is the forward op again (average) or a
+gather at the saved indices (max), and zeros for self.
+"""
+
+from __future__ import annotations
+
+import torchpy
+
+from . import derivative
+from ._common import zeros
+
+_aten = torchpy.ops.aten
+
+
+@derivative("aten::_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", inputs=("self",), save=("self",))
+def adaptive_avg_pool2d_backward(grad, self):
+    return _aten._adaptive_avg_pool2d_backward.default(grad, self)
+
+
+@derivative("aten::_adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", inputs=("self",), save=("self",))
+def adaptive_avg_pool3d_backward(grad, self):
+    return _aten._adaptive_avg_pool3d_backward.default(grad, self)
+
+
+@derivative("aten::adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", inputs=("self",), save=("self", "result1"))
+def adaptive_max_pool2d_backward(grads, self, result1):
+    return _aten.adaptive_max_pool2d_backward.default(grads[0], self, result1)
+
+
+@derivative("aten::adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", inputs=("self",), save=("self", "result1"))
+def adaptive_max_pool3d_backward(grads, self, result1):
+    return _aten.adaptive_max_pool3d_backward.default(grads[0], self, result1)
+
+
+# --- double backward -------------------------------------------------------------------------
+
+
+def _avg_double_backward(forward, spatial: int, grad, grad_output_shape, self, needs):
+    grad_grad_output = forward(grad, list(grad_output_shape[-spatial:])) if needs[0] else None
+    grad_self = zeros(self.shape, self) if needs[1] else None
+    return grad_grad_output, grad_self
+
+
+@derivative("aten::_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
+            inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
+def adaptive_avg_pool2d_double_backward(grad, grad_output_shape, self, needs):
+    return _avg_double_backward(_aten._adaptive_avg_pool2d.default, 2, grad, grad_output_shape, self, needs)
+
+
+@derivative("aten::_adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0",
+            inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
+def adaptive_avg_pool3d_double_backward(grad, grad_output_shape, self, needs):
+    return _avg_double_backward(_aten._adaptive_avg_pool3d.default, 3, grad, grad_output_shape, self, needs)
+
+
+def gather_at_indices(grad, indices, spatial: int):
+    """Each output position's value of `grad` (input-shaped) at the flat spatial index the
+    forward chose: PyTorch's max_pool_double_backward."""
+    if indices.numel() == 0:
+        return torchpy.empty_like(indices, dtype=grad.dtype)
+    size = list(indices.shape[: indices.dim() - spatial]) + [-1]
+    flat_indices = indices.view(size)
+    return grad.contiguous().view(size).gather(-1, flat_indices).view(list(indices.shape))
+
+
+def _max_double_backward(spatial: int, grad, self, indices, needs):
+    grad_grad_output = gather_at_indices(grad, indices, spatial) if needs[0] else None
+    grad_self = zeros(self.shape, self) if needs[1] else None
+    return grad_grad_output, grad_self
+
+
+@derivative("aten::adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
+            inputs=("grad_output", "self"), save=("self", "indices"))
+def adaptive_max_pool2d_double_backward(grad, self, indices, needs):
+    return _max_double_backward(2, grad, self, indices, needs)
+
+
+@derivative("aten::adaptive_max_pool3d_backward", "AdaptiveMaxPool3DBackwardBackward0",
+            inputs=("grad_output", "self"), save=("self", "indices"))
+def adaptive_max_pool3d_double_backward(grad, self, indices, needs):
+    return _max_double_backward(3, grad, self, indices, needs)
