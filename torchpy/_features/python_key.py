@@ -78,12 +78,12 @@ def _plain(value: Any) -> Any:
 
 def _handler_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     for a in args:
-        if type(a) is not Tensor or a._wrapped is not None:
+        if type(a) is list or (isinstance(a, Tensor) and a._wrapped is not None):
             break
     else:
         if not kwargs:
-            return args, kwargs  # plain tensors only: nothing to convert
-    return tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kwargs.items()}
+            return args, kwargs  # no wrapped number (a list may hold one): nothing to convert
+    return tuple([_plain(a) for a in args]), {k: _plain(v) for k, v in kwargs.items()}
 
 
 _dispatching_classes: dict[type, bool] = {}
@@ -114,6 +114,24 @@ def overloaded_types(args: tuple, kwargs: dict) -> list[type]:
     return found
 
 
+# argument types -> overloaded types, for positional calls without lists or tuples (whose
+# contents vary under one signature); _is_dispatching is fixed per class, so this is too
+_types_by_signature: dict[tuple, tuple] = {}
+
+
+def _dispatch_types(args: tuple, kwargs: dict) -> tuple:
+    """tuple(overloaded_types(args, kwargs)), cached by argument types where that is sound."""
+    if kwargs:
+        return tuple(overloaded_types(args, kwargs))
+    signature = tuple(map(type, args))
+    types = _types_by_signature.get(signature)
+    if types is None:
+        types = tuple(overloaded_types(args, kwargs))
+        if list not in signature and tuple not in signature:
+            _types_by_signature[signature] = types
+    return types
+
+
 def _first_instance(cls: type, args: tuple, kwargs: dict) -> Any:
     for value in (*args, *kwargs.values()):
         for item in (value if isinstance(value, (list, tuple)) else (value,)):
@@ -134,25 +152,29 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
 
 
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    types = overloaded_types(args, kwargs)
+    types = _dispatch_types(args, kwargs)
     handler_args, handler_kwargs = _handler_arguments(args, kwargs)
+    local = tls.local
+    saved = local._included, local._excluded, local.salt
     stack = mode_stack.modes
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
         # _call_below_python, inline: a mode's handler runs for every op.
-        local = tls.local
-        saved = local._included, local._excluded, local.salt
         tls.set_keys(saved[0] if stack else saved[0] & ~PYTHON_BITS, saved[1] | ABOVE_PYTHON)
         try:
-            return mode.__torch_dispatch__(op, tuple(types), handler_args, handler_kwargs)
+            return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
             local._included, local._excluded, local.salt = saved
             stack.append(mode)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
-        handler = getattr(_first_instance(cls, args, kwargs), "__torch_dispatch__")
-        result = _call_below_python(handler, op, tuple(types), handler_args,
-                                    handler_kwargs, tls.local._included)
+        first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
+        handler = first.__torch_dispatch__
+        tls.set_keys(saved[0], saved[1] | ABOVE_PYTHON)  # _call_below_python, inline
+        try:
+            result = handler(op, types, handler_args, handler_kwargs)
+        finally:
+            local._included, local._excluded, local.salt = saved
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it
