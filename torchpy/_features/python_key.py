@@ -151,16 +151,39 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
         tls.restore(saved)
 
 
+# TLS state (by its salt) -> the (included, excluded, salt) a handler runs under: every key
+# above Python excluded; [True]: the Python key dropped too (the last mode is popped)
+_handler_states: dict[bool, dict[int, tuple[int, int, int]]] = {False: {}, True: {}}
+
+
+def _handler_state(saved: tuple[int, int, int], drop_python: bool) -> tuple[int, int, int]:
+    state = _handler_states[drop_python].get(saved[2])
+    if state is None:
+        included = saved[0] & ~PYTHON_BITS if drop_python else saved[0]
+        excluded = saved[1] | ABOVE_PYTHON
+        state = _handler_states[drop_python][saved[2]] = (included, excluded, tls._salt_for(included, excluded))
+    return state
+
+
+def _only_plain_tensors(args: tuple) -> bool:
+    for a in args:
+        if type(a) is not Tensor or a._wrapped is not None:
+            return False
+    return True
+
+
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    types = _dispatch_types(args, kwargs)
-    handler_args, handler_kwargs = _handler_arguments(args, kwargs)
+    stack = mode_stack.modes
+    if not kwargs and stack and _only_plain_tensors(args):
+        types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
+    else:
+        types = _dispatch_types(args, kwargs)
+        handler_args, handler_kwargs = _handler_arguments(args, kwargs)
     local = tls.local
     saved = local._included, local._excluded, local.salt
-    stack = mode_stack.modes
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
-        # _call_below_python, inline: a mode's handler runs for every op.
-        tls.set_keys(saved[0] if stack else saved[0] & ~PYTHON_BITS, saved[1] | ABOVE_PYTHON)
+        local._included, local._excluded, local.salt = _handler_state(saved, not stack)
         try:
             return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
@@ -170,7 +193,7 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        tls.set_keys(saved[0], saved[1] | ABOVE_PYTHON)  # _call_below_python, inline
+        local._included, local._excluded, local.salt = _handler_state(saved, False)
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:
