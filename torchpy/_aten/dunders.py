@@ -131,7 +131,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     raw_cache = on_tensor._call_raw_cache
 
     def dunder(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor:
+        if type(other) is not Tensor and not isinstance(other, Tensor):
             other = _operand(other, arrays)
             if other is _NOT_A_NUMBER:
                 return NotImplemented

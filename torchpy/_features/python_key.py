@@ -114,22 +114,26 @@ def overloaded_types(args: tuple, kwargs: dict) -> list[type]:
     return found
 
 
-# argument types -> overloaded types, for positional calls without lists or tuples (whose
-# contents vary under one signature); _is_dispatching is fixed per class, so this is too
-_types_by_signature: dict[tuple, tuple] = {}
+# argument types -> (overloaded types, whether an argument may be or hold a wrapped number),
+# for positional calls without lists or tuples (whose contents vary under one signature);
+# _is_dispatching is fixed per class, so the types are too
+_plans_by_signature: dict[tuple, tuple[tuple, bool]] = {}
 
 
-def _dispatch_types(args: tuple, kwargs: dict) -> tuple:
-    """tuple(overloaded_types(args, kwargs)), cached by argument types where that is sound."""
+def _handler_inputs(args: tuple, kwargs: dict) -> tuple[tuple, tuple, dict]:
+    """(overloaded types, args, kwargs as handlers see them): overloaded_types and
+    _handler_arguments, from a plan cached per argument signature where that is sound."""
     if kwargs:
-        return tuple(overloaded_types(args, kwargs))
+        return (tuple(overloaded_types(args, kwargs)), *_handler_arguments(args, kwargs))
     signature = tuple(map(type, args))
-    types = _types_by_signature.get(signature)
-    if types is None:
-        types = tuple(overloaded_types(args, kwargs))
+    plan = _plans_by_signature.get(signature)
+    if plan is None:
+        plan = (tuple(overloaded_types(args, kwargs)), Tensor in signature or list in signature)
         if list not in signature and tuple not in signature:
-            _types_by_signature[signature] = types
-    return types
+            _plans_by_signature[signature] = plan
+    if plan[1]:
+        return (plan[0], *_handler_arguments(args, kwargs))
+    return plan[0], args, kwargs
 
 
 def _first_instance(cls: type, args: tuple, kwargs: dict) -> Any:
@@ -177,8 +181,7 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     if not kwargs and stack and _only_plain_tensors(args):
         types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
     else:
-        types = _dispatch_types(args, kwargs)
-        handler_args, handler_kwargs = _handler_arguments(args, kwargs)
+        types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
     local = tls.local
     saved = local._included, local._excluded, local.salt
     if stack:

@@ -337,7 +337,7 @@ def run_default(cls: type, func: Any, fn: Callable, args: tuple, kwargs: dict) -
     state.subclasses_enabled = False
     try:
         ret = fn(*args, **kwargs)
-        if func in _NO_WRAP:
+        if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
             return ret
         return _convert(ret, cls)
     finally:
