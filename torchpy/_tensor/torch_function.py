@@ -177,11 +177,12 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *a
 def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> Any:
     """What a native binding does when needs_override() is true (PyTorch's message when every
     handler declines differs from the Python-level one)."""
-    overloaded = _overloaded_args((*args, *kwargs.values()) if kwargs else args)
-    if len(overloaded) == 1 and not state.modes:
-        cls = type(overloaded[0])
-        if _keeps_default(cls):  # Tensor's handler, inline
-            return run_default(cls, public_api, public_api, args, kwargs)
+    relevant = (*args, *kwargs.values()) if kwargs else args
+    overloaded = _overloaded_args(relevant) if _any_overrides(relevant) else []
+    if not overloaded and state.modes:
+        return dispatch_to_mode(public_api, args, kwargs)
+    if len(overloaded) == 1 and not state.modes and _keeps_default(type(overloaded[0])):
+        return run_default(type(overloaded[0]), public_api, public_api, args, kwargs)  # Tensor's handler, inline
     # a native binding hands its handlers kwargs=None when the call had none
     result = _run_handlers(public_api, overloaded, args, kwargs or None)
     if result is not NotImplemented:
@@ -195,6 +196,22 @@ def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> An
         f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
         "TORCH_LOGS=not_implemented"
     )
+
+
+def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict) -> Any:
+    """dispatch_from_binding for a call none of whose arguments overrides, under a mode (the
+    binding may know that already): the innermost mode's handler, popped while it runs; if
+    it declines, the plain function."""
+    modes = state.modes
+    mode = modes.pop()
+    try:
+        result = mode.__torch_function__(public_api, (), args, kwargs or None)
+    finally:
+        modes.append(mode)
+    if result is not NotImplemented:
+        return result
+    with DisableTorchFunction():
+        return public_api(*args, **kwargs)
 
 
 # --- modes -----------------------------------------------------------------------------------
