@@ -187,11 +187,14 @@ def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> An
     result = _run_handlers(public_api, overloaded, args, kwargs or None)
     if result is not NotImplemented:
         return result
-    if not overloaded:  # modes all declined and nothing else overrides: run the plain function
-        with DisableTorchFunction():
-            return public_api(*args, **kwargs)
-    listed = "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
-    raise TypeError(
+    raise _all_declined(public_api, overloaded)
+
+
+def _all_declined(public_api: Callable, overloaded: list[Any]) -> TypeError:
+    """PyTorch's error when the mode (if any) and every overloaded type declined."""
+    listed = f"  - mode object {state.modes[-1]!r}\n" if state.modes else ""
+    listed += "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
+    return TypeError(
         f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
         f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
         "TORCH_LOGS=not_implemented"
@@ -200,8 +203,7 @@ def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> An
 
 def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict) -> Any:
     """dispatch_from_binding for a call none of whose arguments overrides, under a mode (the
-    binding may know that already): the innermost mode's handler, popped while it runs; if
-    it declines, the plain function."""
+    binding may know that already): the innermost mode's handler, popped while it runs."""
     modes = state.modes
     mode = modes.pop()
     try:
@@ -210,8 +212,7 @@ def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict) -> Any:
         modes.append(mode)
     if result is not NotImplemented:
         return result
-    with DisableTorchFunction():
-        return public_api(*args, **kwargs)
+    raise _all_declined(public_api, [])
 
 
 # --- modes -----------------------------------------------------------------------------------
