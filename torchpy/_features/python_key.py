@@ -186,7 +186,10 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     saved = local._included, local._excluded, local.salt
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
-        local._included, local._excluded, local.salt = _handler_state(saved, not stack)
+        last = not stack
+        # _handler_state's cache, read here: a mode's handler runs for every op
+        local._included, local._excluded, local.salt = (_handler_states[last].get(saved[2])
+                                                        or _handler_state(saved, last))
         try:
             return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
