@@ -33,7 +33,7 @@ import numpy as np
 from .._dispatch.ops import op_for
 from .._tensor.dtype import from_numpy_dtype
 from .._tensor.tensor import Tensor, from_array, wrapped_number
-from .._tensor.torch_function import dispatch_from_binding, needs_override
+from .._tensor.torch_function import default_handler_class, dispatch_from_binding, needs_override, run_default
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
 from .._dispatch.keys import DispatchKey
@@ -131,14 +131,17 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     raw_cache = on_tensor._call_raw_cache
 
     def dunder(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor:
+        if type(other) is not Tensor and not isinstance(other, Tensor):
             other = _operand(other, arrays)
             if other is _NOT_A_NUMBER:
                 return NotImplemented
         # the pre-test of _overridden, inline: this is the hottest path
-        if (type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS) and \
-                needs_override((self, other), {}):
-            return dispatch_from_binding(_handler(name), (self, other), {})
+        if type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS:
+            cls = default_handler_class((self, other))
+            if cls is not None:  # a subclass with Tensor's own __torch_function__: this dunder does its work
+                return run_default(cls, _handler(name), dunder, (self, other), {})
+            if needs_override((self, other), {}):
+                return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
             # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
             hit = raw_cache.get(self._keyset | other._keyset | _local.salt)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
-from .._tensor.torch_function import dispatch_from_binding, needs_override
+from .._tensor.torch_function import dispatch_from_binding, dispatch_to_mode, needs_override
 from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call
 
@@ -64,8 +64,8 @@ def _unary(name: str, python_op: Any) -> Callable:
         if len(args) == 1 and not kwargs:
             self = args[0]
             if type(self) is Tensor:
-                if _function_state.modes and needs_override(args, kwargs):
-                    return dispatch_from_binding(binding, args, kwargs)
+                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs)
                 return call(op, self._keyset, self)
         return _slow(binding, python_op, args, kwargs)
 
@@ -83,8 +83,8 @@ def _binary(name: str, python_op: Any) -> Callable:
             self, other = args
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
-                if _function_state.modes and needs_override(args, kwargs):
-                    return dispatch_from_binding(binding, args, kwargs)
+                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs)
                 if kind is Tensor:
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 if wrap:
@@ -115,7 +115,7 @@ def _clamp(name: str, python_op: Any) -> Callable:
                 if all(type(b) in _BOUNDS for b in bounds) and any(b is not None for b in bounds):
                     while bounds[-1] is None:
                         bounds.pop()
-                    if _function_state.modes and needs_override(args, kwargs):
+                    if _function_state.modes and _function_state.enabled:  # needs_override's answer here
                         return dispatch_from_binding(binding, args, kwargs)
                     return call(op, args[0]._keyset, args[0], *bounds)
         return _slow(binding, python_op, args, kwargs)
@@ -131,8 +131,8 @@ def _where(name: str, python_op: Any) -> Callable:
         if len(args) == 3 and not kwargs:
             condition, self, other = args
             if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
-                if _function_state.modes and needs_override(args, kwargs):
-                    return dispatch_from_binding(binding, args, kwargs)
+                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs)
                 return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
         return _slow(binding, python_op, args, kwargs)
 

@@ -78,12 +78,12 @@ def _plain(value: Any) -> Any:
 
 def _handler_arguments(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     for a in args:
-        if type(a) is not Tensor or a._wrapped is not None:
+        if type(a) is list or (isinstance(a, Tensor) and a._wrapped is not None):
             break
     else:
         if not kwargs:
-            return args, kwargs  # plain tensors only: nothing to convert
-    return tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kwargs.items()}
+            return args, kwargs  # no wrapped number (a list may hold one): nothing to convert
+    return tuple([_plain(a) for a in args]), {k: _plain(v) for k, v in kwargs.items()}
 
 
 _dispatching_classes: dict[type, bool] = {}
@@ -114,6 +114,28 @@ def overloaded_types(args: tuple, kwargs: dict) -> list[type]:
     return found
 
 
+# argument types -> (overloaded types, whether an argument may be or hold a wrapped number),
+# for positional calls without lists or tuples (whose contents vary under one signature);
+# _is_dispatching is fixed per class, so the types are too
+_plans_by_signature: dict[tuple, tuple[tuple, bool]] = {}
+
+
+def _handler_inputs(args: tuple, kwargs: dict) -> tuple[tuple, tuple, dict]:
+    """(overloaded types, args, kwargs as handlers see them): overloaded_types and
+    _handler_arguments, from a plan cached per argument signature where that is sound."""
+    if kwargs:
+        return (tuple(overloaded_types(args, kwargs)), *_handler_arguments(args, kwargs))
+    signature = tuple(map(type, args))
+    plan = _plans_by_signature.get(signature)
+    if plan is None:
+        plan = (tuple(overloaded_types(args, kwargs)), Tensor in signature or list in signature)
+        if list not in signature and tuple not in signature:
+            _plans_by_signature[signature] = plan
+    if plan[1]:
+        return (plan[0], *_handler_arguments(args, kwargs))
+    return plan[0], args, kwargs
+
+
 def _first_instance(cls: type, args: tuple, kwargs: dict) -> Any:
     for value in (*args, *kwargs.values()):
         for item in (value if isinstance(value, (list, tuple)) else (value,)):
@@ -133,32 +155,61 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
         tls.restore(saved)
 
 
+# TLS state (by its salt) -> the (included, excluded, salt) a handler runs under: every key
+# above Python excluded; [True]: the Python key dropped too (the last mode is popped)
+_handler_states: dict[bool, dict[int, tuple[int, int, int]]] = {False: {}, True: {}}
+
+
+def _handler_state(saved: tuple[int, int, int], drop_python: bool) -> tuple[int, int, int]:
+    state = _handler_states[drop_python].get(saved[2])
+    if state is None:
+        included = saved[0] & ~PYTHON_BITS if drop_python else saved[0]
+        excluded = saved[1] | ABOVE_PYTHON
+        state = _handler_states[drop_python][saved[2]] = (included, excluded, tls._salt_for(included, excluded))
+    return state
+
+
+def _only_plain_tensors(args: tuple) -> bool:
+    for a in args:
+        if type(a) is not Tensor or a._wrapped is not None:
+            return False
+    return True
+
+
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    types = overloaded_types(args, kwargs)
-    handler_args, handler_kwargs = _handler_arguments(args, kwargs)
     stack = mode_stack.modes
+    if not kwargs and stack and _only_plain_tensors(args):
+        types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
+    else:
+        types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+    local = tls.local
+    saved = local._included, local._excluded, local.salt
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
-        # _call_below_python, inline: a mode's handler runs for every op.
-        local = tls.local
-        saved = local._included, local._excluded, local.salt
-        tls.set_keys(saved[0] if stack else saved[0] & ~PYTHON_BITS, saved[1] | ABOVE_PYTHON)
+        last = not stack
+        # _handler_state's cache, read here: a mode's handler runs for every op
+        local._included, local._excluded, local.salt = (_handler_states[last].get(saved[2])
+                                                        or _handler_state(saved, last))
         try:
-            return mode.__torch_dispatch__(op, tuple(types), handler_args, handler_kwargs)
+            return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
             local._included, local._excluded, local.salt = saved
             stack.append(mode)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
-        handler = getattr(_first_instance(cls, args, kwargs), "__torch_dispatch__")
-        result = _call_below_python(handler, op, tuple(types), handler_args,
-                                    handler_kwargs, tls.local._included)
+        first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
+        handler = first.__torch_dispatch__
+        local._included, local._excluded, local.salt = _handler_state(saved, False)
+        try:
+            result = handler(op, types, handler_args, handler_kwargs)
+        finally:
+            local._included, local._excluded, local.salt = saved
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it
         return op._redispatch_raw(ks & BELOW_PYTHON, args, kwargs)
     raise TypeError(
-        f"Multiple dispatch failed for {op}; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
+        f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
         + "\n".join(f"  - tensor subclass {t}" for t in types)
         + "\n\nFor more information, try re-running with TORCH_LOGS=not_implemented"
     )

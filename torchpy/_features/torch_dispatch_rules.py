@@ -76,7 +76,7 @@ def _python_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         if result is not NotImplemented:
             return result
     raise TypeError(  # the Python fallback's error, for the same situation
-        f"Multiple dispatch failed for {op}; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
+        f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
         + "\n".join(f"  - tensor subclass {t}" for t in types)
         + "\n\nFor more information, try re-running with TORCH_LOGS=not_implemented"
     )

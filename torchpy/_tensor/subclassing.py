@@ -13,7 +13,7 @@ from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
-from .tensor import Tensor, UntypedStorage, contiguous_strides
+from .tensor import Tensor, contiguous_strides
 
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
 _SLOTS = tuple(s for s in Tensor.__slots__ if s != "__weakref__")
@@ -71,6 +71,16 @@ def _make_subclass(cls: type, data: Tensor, require_grad: bool = False, **_: Any
 
 
 _wrapper_keysets: dict[tuple[type, Any], int] = {}  # (class, device) -> key set
+_cpu_wrapper_keysets: dict[type, int] = {}  # the same for CPU, keyed by class alone (hashing a device costs)
+
+
+def _wrapper_keyset(cls: type, dev: Any) -> int:
+    keyset = _wrapper_keysets.get((cls, dev))
+    if keyset is None:
+        keyset = _wrapper_keysets[(cls, dev)] = _keyset_for_class(cls, keyset_for(dev))
+        if dev is CPU:
+            _cpu_wrapper_keysets[cls] = keyset
+    return keyset
 
 
 def _make_wrapper_subclass(
@@ -90,15 +100,17 @@ def _make_wrapper_subclass(
     _extra_dispatch_keys: Any = None,
     storage_size: Any = None,
 ) -> Tensor:
-    """torch.Tensor._make_wrapper_subclass: metadata only, no storage of its own."""
+    """torch.Tensor._make_wrapper_subclass: metadata only, no storage of its own (an empty one
+    is made when asked for)."""
     # Runs for every op result of a wrapper subclass: the common arguments take short paths.
     shape = tuple(map(int, size))
-    dev = CPU if device is CPU else canonical_device(device)
-    d = dtype if dtype is not None else _dt.get_default_dtype()
+    if device is CPU:
+        dev = CPU
+        keyset = _cpu_wrapper_keysets.get(cls) or _wrapper_keyset(cls, CPU)
+    else:
+        dev = canonical_device(device)
+        keyset = _wrapper_keyset(cls, dev)
     out = object.__new__(cls)
-    keyset = _wrapper_keysets.get((cls, dev))
-    if keyset is None:
-        keyset = _wrapper_keysets[(cls, dev)] = _keyset_for_class(cls, keyset_for(dev))
     out._keyset = keyset
     out._data = None
     out._shape = shape
@@ -107,9 +119,9 @@ def _make_wrapper_subclass(
     else:
         out._stride = (1,) if len(shape) == 1 else contiguous_strides(shape)
     out._offset = storage_offset or 0
-    out._dtype = d
+    out._dtype = dtype if dtype is not None else _dt.get_default_dtype()
     out._device = dev
-    out._storage = UntypedStorage(None, 0, dev)
+    out._storage = None
     out._base = None
     out._version_counter = None
     out._requires_grad = False

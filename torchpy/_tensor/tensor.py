@@ -155,7 +155,10 @@ class Tensor:
 
     def untyped_storage(self) -> UntypedStorage:
         if self._storage is None:
-            self._storage = UntypedStorage.of_array(self._data)
+            if self._data is None:  # a wrapper subclass's tensor: an empty storage, made when asked
+                self._storage = UntypedStorage(None, 0, self._device)
+            else:
+                self._storage = UntypedStorage.of_array(self._data)
         return self._storage
 
     def data_ptr(self) -> int:

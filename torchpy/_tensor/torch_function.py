@@ -97,6 +97,21 @@ def _overloaded_args(relevant: Iterable[Any]) -> list[Any]:
     return found
 
 
+def _any_overrides(values: Iterable[Any]) -> bool:
+    """Whether some value (in nested lists / tuples too) has a type that overrides: the
+    yes / no of _overloaded_args without building its ordered list."""
+    for value in values:
+        cls = type(value)
+        if cls in _PLAIN_TYPES:
+            continue
+        if cls is list or cls is tuple:
+            if _any_overrides(value):
+                return True
+        elif _overrides(cls):
+            return True
+    return False
+
+
 def has_torch_function(relevant_args: Iterable[Any]) -> bool:
     """Whether calling a function on these arguments must go through __torch_function__."""
     if not state.enabled:
@@ -122,13 +137,7 @@ def needs_override(args: tuple, kwargs: dict) -> bool:
         return True
     if not state.subclasses_enabled:  # inside a subclass's handler: only modes could claim it
         return False
-    for value in args:
-        if type(value) not in _PLAIN_TYPES:
-            return bool(_overloaded_args(args)) or bool(_overloaded_args(kwargs.values()))
-    for value in kwargs.values():
-        if type(value) not in _PLAIN_TYPES:
-            return bool(_overloaded_args(kwargs.values()))
-    return False
+    return _any_overrides(args) or (bool(kwargs) and _any_overrides(kwargs.values()))
 
 
 def _func_name(func: Any) -> str:
@@ -138,7 +147,7 @@ def _func_name(func: Any) -> str:
 def _run_handlers(public_api: Callable, overloaded: list[Any], args: tuple, kwargs: dict) -> Any:
     """The innermost mode (popped while it runs), then each overloaded type, until one does
     not return NotImplemented; NotImplemented if all decline."""
-    types = tuple(type(a) for a in overloaded)
+    types = tuple([type(a) for a in overloaded]) if overloaded else ()
     if state.modes:
         mode = state.modes.pop()
         try:
@@ -169,20 +178,42 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *a
 def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> Any:
     """What a native binding does when needs_override() is true (PyTorch's message when every
     handler declines differs from the Python-level one)."""
-    overloaded = _overloaded_args((*args, *kwargs.values()))
+    relevant = (*args, *kwargs.values()) if kwargs else args
+    overloaded = _overloaded_args(relevant) if _any_overrides(relevant) else []
+    if not overloaded and state.modes:
+        return dispatch_to_mode(public_api, args, kwargs)
+    if len(overloaded) == 1 and not state.modes and _keeps_default(type(overloaded[0])):
+        return run_default(type(overloaded[0]), public_api, public_api, args, kwargs)  # Tensor's handler, inline
     # a native binding hands its handlers kwargs=None when the call had none
     result = _run_handlers(public_api, overloaded, args, kwargs or None)
     if result is not NotImplemented:
         return result
-    if not overloaded:  # modes all declined and nothing else overrides: run the plain function
-        with DisableTorchFunction():
-            return public_api(*args, **kwargs)
-    listed = "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
-    raise TypeError(
+    raise _all_declined(public_api, overloaded)
+
+
+def _all_declined(public_api: Callable, overloaded: list[Any]) -> TypeError:
+    """PyTorch's error when the mode (if any) and every overloaded type declined."""
+    listed = f"  - mode object {state.modes[-1]!r}\n" if state.modes else ""
+    listed += "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
+    return TypeError(
         f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
         f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
         "TORCH_LOGS=not_implemented"
     )
+
+
+def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict) -> Any:
+    """dispatch_from_binding for a call none of whose arguments overrides, under a mode (the
+    binding may know that already): the innermost mode's handler, popped while it runs."""
+    modes = state.modes
+    mode = modes.pop()
+    try:
+        result = mode.__torch_function__(public_api, (), args, kwargs or None)
+    finally:
+        modes.append(mode)
+    if result is not NotImplemented:
+        return result
+    raise _all_declined(public_api, [])
 
 
 # --- modes -----------------------------------------------------------------------------------
@@ -286,6 +317,50 @@ def _tensor_torch_function(cls: type, func: Any, types: Any, args: tuple = (), k
 
 
 _NO_WRAP: set = set()
+_DEFAULT_IMPL = _tensor_torch_function.__func__
+
+
+def _keeps_default(cls: type) -> bool:
+    """Whether `cls.__torch_function__` is Tensor's default one, bound to `cls` (looked up on
+    every call: a class may reassign it at any time)."""
+    handler = cls.__torch_function__
+    return getattr(handler, "__func__", None) is _DEFAULT_IMPL and handler.__self__ is cls
+
+
+def default_handler_class(args: tuple) -> type | None:
+    """The class whose __torch_function__ alone would handle a call on `args` (no keywords),
+    when that is Tensor's default one and no mode is active; else None. Its work is known
+    (run_default), so callers can skip the general protocol. One subclass among plain
+    tensors and numbers is the case recognised; anything else is left to the protocol."""
+    if state.modes or not state.subclasses_enabled or not state.enabled:
+        return None
+    cls = None
+    for value in args:
+        kind = type(value)
+        if kind is cls or kind in _PLAIN_TYPES:
+            continue
+        if cls is not None or kind is list or kind is tuple:
+            return None
+        cls = kind
+    if cls is None or not _keeps_default(cls):
+        return None
+    return cls
+
+
+def run_default(cls: type, func: Any, fn: Callable, args: tuple, kwargs: dict) -> Any:
+    """What Tensor's default __torch_function__ does for one overloaded class `cls` and
+    `func`: run `fn` (func itself, or a callable doing the same work) with subclasses'
+    __torch_function__ off, then give tensor results the class (unless func is a no-wrap
+    function)."""
+    previous = state.subclasses_enabled
+    state.subclasses_enabled = False
+    try:
+        ret = fn(*args, **kwargs)
+        if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
+            return ret
+        return _convert(ret, cls)
+    finally:
+        state.subclasses_enabled = previous
 
 
 def get_default_nowrap_functions() -> set:

@@ -73,6 +73,9 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     fn = op._plain_cache.get(below)  # _redispatch_raw's first step, inline: every op passes here
     if fn is not None:
         return fn(*args, **kwargs)
+    hit = op._cache.get(below)  # and its second: a feature kernel below (the Python key under a mode)
+    if hit is not None and hit[1] == RAW:
+        return hit[0](op, hit[2], args, kwargs)
     return op._redispatch_raw(below, args, kwargs)
 
 

@@ -1200,7 +1200,16 @@ def tree_map(func: Callable[..., Any], tree: PyTree, *rests: PyTree,
         # One pass, no TreeSpec. func runs as leaves are reached, so a custom node's
         # flatten_fn runs between func calls (torch flattens everything first); the
         # calls and the result are the same.
-        handler = _MAP[type(tree)]
+        kind = type(tree)
+        if kind is tuple:  # a handler's args: _map_tuple's work without its call
+            out = []
+            for child in tree:
+                handler = _MAP[type(child)]
+                out.append(func(child) if handler is None else handler(func, child))
+            return tuple(out)
+        if kind is dict and not tree:  # a handler's kwargs, most often
+            return {}
+        handler = _MAP[kind]
         return func(tree) if handler is None else handler(func, tree)
     leaves, spec = tree_flatten(tree, is_leaf=is_leaf)
     flat_args = [leaves] + [spec.flatten_up_to(r) for r in rests]

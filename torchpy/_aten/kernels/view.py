@@ -39,7 +39,7 @@ def _view(self: Tensor, arr: Any, shape: tuple, strides: tuple | None, offset: i
     """The view of `self` with this geometry; `arr` is its data on CPU (None on meta).
     strides/offset None: read them off `arr` when asked (right when arr is C-contiguous)."""
     if arr is None:
-        t = meta_tensor(shape, self._dtype, strides, offset, self._storage)
+        t = meta_tensor(shape, self._dtype, strides, offset, self.untyped_storage())
         root = t._base = self._base if self._base is not None else self
         if self._version_counter is None:
             self._version_counter = [0]
