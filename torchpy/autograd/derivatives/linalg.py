@@ -8,6 +8,8 @@ it comes out column-major too, and the gradients come in PyTorch's order.
 
 from __future__ import annotations
 
+from torchpy._aten.fastcall import aten, call
+
 from . import derivative
 from ._common import scale
 
@@ -20,16 +22,29 @@ def _column_major(shape, stride) -> bool:
     return stride[0] == 1 and stride[1] == shape[0]
 
 
+# t and mm straight to the dispatcher (their arguments are tensors, nothing to bind): every
+# linear layer's backward makes four of these calls.
+_T, _MM = aten("t"), aten("mm")
+
+
+def _t(x):
+    return call(_T, x._keyset, x)
+
+
+def _mm(a, b):
+    return call(_MM, a._keyset | b._keyset, a, b)
+
+
 def _mm_mat1_grad(grad, mat2, mat1_shape, mat1_stride, alpha=1):
     if _column_major(mat1_shape, mat1_stride):
-        return _times(mat2.mm(grad.t()).t(), alpha)
-    return _times(grad.mm(mat2.t()), alpha)
+        return _times(_t(_mm(mat2, _t(grad))), alpha)
+    return _times(_mm(grad, _t(mat2)), alpha)
 
 
 def _mm_mat2_grad(grad, mat1, mat2_shape, mat2_stride, alpha=1):
     if _column_major(mat2_shape, mat2_stride):
-        return _times(grad.t().mm(mat1).t(), alpha)
-    return _times(mat1.t().mm(grad), alpha)
+        return _times(_t(_mm(_t(grad), mat1)), alpha)
+    return _times(_mm(_t(mat1), grad), alpha)
 
 
 _MM_SAVE = ("self", "mat2", "self.shape", "self.stride", "mat2.shape", "mat2.stride")

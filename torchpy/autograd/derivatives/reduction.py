@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 import torchpy
+from torchpy._aten.fastcall import aten as fast_aten, call
 
 from . import derivative
 from ._common import reduced_count, reduced_dims, restore_reduced, scale, wrap_dim, zeros
@@ -20,7 +21,7 @@ from ._common import reduced_count, reduced_dims, restore_reduced, scale, wrap_d
 
 @derivative("aten::sum", "SumBackward0", inputs=("self",), save=("self.shape",))
 def sum_backward(grad, self_shape):
-    return grad.expand(self_shape)
+    return call(_EXPAND, grad._keyset, grad, list(self_shape))
 
 
 @derivative("aten::sum.dim_IntList", "SumBackward1", inputs=("self",), save=("self.shape", "dim", "keepdim"))
@@ -37,7 +38,11 @@ def nansum_backward(grad, self, dim, keepdim):
 @derivative("aten::mean", "MeanBackward0", inputs=("self",), save=("self.shape",))
 def mean_backward(grad, self_shape):
     # grad / n with n a number: PyTorch's formula calls div.Scalar
-    return torchpy.ops.aten.div.Scalar(grad.expand(self_shape), reduced_count(self_shape, None))
+    expanded = call(_EXPAND, grad._keyset, grad, list(self_shape))
+    return call(_DIV_SCALAR, expanded._keyset, expanded, reduced_count(self_shape, None))
+
+
+_EXPAND, _DIV_SCALAR = fast_aten("expand"), fast_aten("div.Scalar")
 
 
 @derivative("aten::mean.dim", "MeanBackward1", inputs=("self",), save=("self.shape", "dim", "keepdim"))
