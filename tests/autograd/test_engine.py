@@ -245,6 +245,34 @@ def test_saved_tensors_are_freed_after_backward():
     assert ref() is None
 
 
+@pytest.mark.parametrize("op", ["exp", "relu", "sigmoid", "tanh"])
+def test_a_graph_that_saves_its_result_is_freed_without_the_garbage_collector(op):
+    # The node owns the saved output; the saved output must not own the node (torch's
+    # SavedVariable keeps no reference to its grad_fn), or every such graph is a cycle that
+    # only the garbage collector frees. (torch's nodes take no weak references, so this
+    # looks at torchpy's node alone.)
+    gc.disable()
+    try:
+        (a,) = _leaves(torchpy, A)
+        y = getattr(a, op)()
+        node = weakref.ref(y.grad_fn)
+        del y
+        assert node() is None
+    finally:
+        gc.enable()
+
+
+def test_saved_result_still_reattaches_its_node_for_double_backward():
+    results = []
+    for lib in LIBS:
+        (a,) = _leaves(lib, A, dtype="float64")
+        y = a.exp()
+        (g,) = lib.autograd.grad(y.sum(), a, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), a)
+        results.append((g.detach().numpy().tolist(), gg.numpy().tolist()))
+    assert results[0] == results[1]
+
+
 def test_integer_and_bool_outputs_are_not_differentiable():
     results = []
     for lib in LIBS:

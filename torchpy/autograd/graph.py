@@ -14,6 +14,7 @@ import re
 import sys
 import threading
 import types
+import weakref
 from typing import Any, Callable, Mapping
 
 from .._tensor.tensor import Tensor
@@ -239,8 +240,12 @@ class SavedTensor:
 
     def __init__(self, tensor: Tensor | None, output_of: Node | None = None, output_nr: int = -1) -> None:
         self.released = False
-        self.output_of = output_of
-        self.output_nr = output_nr  # >= 0: an output of `output_of`, saved detached
+        # >= 0: output `output_nr` of `output_of`, saved detached. The node owns this saved
+        # tensor, so it is held weakly: a strong reference would make every node that saves
+        # its result a reference cycle, freed only by the garbage collector (torch's
+        # SavedVariable keeps no reference to its own grad_fn either).
+        self.output_of = output_of if output_nr < 0 or output_of is None else weakref.ref(output_of)
+        self.output_nr = output_nr
         if tensor is None:
             self.tensor, self.version, self.packed, self.unpack_hook = None, 0, None, None
             return
@@ -270,7 +275,7 @@ class SavedTensor:
         if t is not None and t._version != self.version:
             # PyTorch names the node that produced the tensor's current value, without the
             # "Backward0" suffix ("output 0 of Mul").
-            producer = t._grad_fn if t._grad_fn is not None else (self.output_of if self.output_nr >= 0 else None)
+            producer = t._grad_fn if t._grad_fn is not None else (self._producer() if self.output_nr >= 0 else None)
             who = producer.name() if producer is not None else None
             if who:
                 who = re.sub(r"Backward\d*$", "", who.split("::")[-1])
@@ -294,7 +299,7 @@ class SavedTensor:
 
             t = alias_as(type(t), t)
             t._version_counter = self.tensor._version_counter
-            t._grad_fn = self.output_of
+            t._grad_fn = self._producer()
             t._requires_grad = True
             autograd_meta(t).output_nr = self.output_nr
         elif self.output_nr >= 0 and t is not None:
@@ -304,6 +309,11 @@ class SavedTensor:
 
             copy_tangents(self.tensor, t)
         return t
+
+    def _producer(self) -> Node | None:
+        """The node this saved output came from (alive while its backward can run)."""
+        ref = self.output_of
+        return ref() if isinstance(ref, weakref.ref) else ref
 
     def release(self) -> None:
         self.released = True
