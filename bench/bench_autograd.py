@@ -53,7 +53,7 @@ def _mlp(lib):
 def _time(step, number):
     try:
         step()
-        return per_call_us(step, number=number, repeat=5)
+        return per_call_us(step, number=number, repeat=10)
     except Exception as error:  # an op that does not exist yet: report, do not fail the run
         return f"n/a ({type(error).__name__}: {error})"[:80]
 
