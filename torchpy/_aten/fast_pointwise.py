@@ -19,7 +19,11 @@ from .._tensor.tensor import Tensor
 from .dunders import wrap_number
 from .._tensor.torch_function import dispatch_from_binding, dispatch_to_mode, needs_override
 from .._tensor.torch_function import state as _function_state
-from .fastcall import aten, call
+from .._dispatch import tls as _tls
+from .._dispatch.ops import OpOverload as _OpOverload
+from .fastcall import _PLAIN_CALL, aten, call
+
+_local = _tls.local
 
 _NUMBERS = frozenset({bool, int, float, complex})
 
@@ -77,6 +81,7 @@ def _binary(name: str, python_op: Any) -> Callable:
     on_tensor = aten(tensor_name)
     on_number = aten(number_name) if number_name not in (None, "wrap") else None
     wrap = number_name == "wrap"
+    raw_cache = on_tensor._call_raw_cache
 
     def binding(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 2 and not kwargs and type(args[0]) is Tensor:
@@ -86,6 +91,10 @@ def _binary(name: str, python_op: Any) -> Callable:
                 if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
                     return dispatch_to_mode(binding, args, kwargs)
                 if kind is Tensor:
+                    # fastcall.call's cached step, inline (autograd's kernel for these key sets)
+                    hit = raw_cache.get(self._keyset | other._keyset | _local.salt)
+                    if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+                        return hit[0](on_tensor, hit[1], args, {})
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 if wrap:
                     other = wrap_number(other)
