@@ -252,26 +252,41 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
     for kind, name, detail, index, default in rec.saves:
         if kind == "result":
-            output = outputs[detail]
-            if not (output._dtype.is_floating_point or output._dtype.is_complex):
-                saved[name] = SavedTensor(output)  # integer outputs (indices) have no history
-            else:
-                saved[name] = SavedTensor(_DETACH(output), output_of=node, output_nr=detail)
-            continue
-        value = args[index] if index < n else default
-        if isinstance(value, Tensor):
-            saved[name] = SavedTensor(value, output_of=value._grad_fn)
-        elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-            saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+            saved[name] = _saved_output(node, outputs[detail], detail)
         else:
-            saved[name] = value
+            value = args[index] if index < n else default
+            # a plain tensor (the common case) inline; _saved_value covers every kind
+            saved[name] = SavedTensor(value, value._grad_fn) if type(value) is Tensor else _saved_value(value)
+    _attach(node, outputs)
+    return result
+
+
+def _saved_output(node: Any, output: Tensor, index: int) -> SavedTensor:
+    """Output `index` of the op `node` records, as saved for its backward."""
+    if not (output._dtype.is_floating_point or output._dtype.is_complex):
+        return SavedTensor(output)  # an integer output (indices) has no history: saved as it is
+    # As in PyTorch, an output is saved detached (no reference cycle through its grad_fn);
+    # unpacking reattaches it to this node for double backward.
+    return SavedTensor(_DETACH(output), output_of=node, output_nr=index)
+
+
+def _saved_value(value: Any) -> Any:
+    """An argument as saved: tensors (alone or in a list) version-checked, the rest as is."""
+    if isinstance(value, Tensor):
+        return SavedTensor(value, output_of=value._grad_fn)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
+        return [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
+    return value
+
+
+def _attach(node: Any, outputs: Any) -> None:
+    """The differentiable outputs' history is `node`."""
     for index, out in enumerate(outputs):
         if isinstance(out, Tensor) and (out._dtype.is_floating_point or out._dtype.is_complex):
             out._grad_fn = node
             out._requires_grad = True
-            if index or out._autograd_meta is not None:
+            if index or out._autograd_meta is not None:  # output 0 needs no meta of its own
                 autograd_meta(out).output_nr = index
-    return result
 
 
 def _facts_for(op: Any) -> _OpFacts:
@@ -412,32 +427,12 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         saved = node._saved
         for kind, name, detail in plan.saves:
             if kind == "result":
-                index = detail
-                output = outputs[index]
-                if not (output._dtype.is_floating_point or output._dtype.is_complex):
-                    # an integer output (indices) has no history: torch saves it as it is
-                    saved[name] = SavedTensor(output)
-                    continue
-                # As in PyTorch, an output is saved detached (no reference cycle through its
-                # grad_fn); unpacking reattaches it to this node for double backward.
-                detached = _DETACH(output)
-                saved[name] = SavedTensor(detached, output_of=node, output_nr=index)
+                saved[name] = _saved_output(node, outputs[detail], detail)
             elif kind == "geometry":  # "self.shape": only the geometry, so self is not kept alive
                 saved[detail] = geometry[name]
             else:
-                value = to_save[name]
-                if isinstance(value, Tensor):
-                    saved[name] = SavedTensor(value, output_of=value._grad_fn)
-                elif isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
-                    saved[name] = [SavedTensor(v) if isinstance(v, Tensor) else v for v in value]
-                else:
-                    saved[name] = value
-    for index, out in enumerate(outputs):
-        if isinstance(out, Tensor) and (out._dtype.is_floating_point or out._dtype.is_complex):
-            out._grad_fn = node
-            out._requires_grad = True
-            if index or out._autograd_meta is not None:  # output 0 needs no meta of its own
-                autograd_meta(out).output_nr = index
+                saved[name] = _saved_value(to_save[name])
+    _attach(node, outputs)
     if inplace_on_view:
         views.rebase_history(target, node)
     elif facts.kind == "inplace_view" and isinstance(target, Tensor) and target._base is not None:
