@@ -14,7 +14,7 @@ under that int, and the hot path needs one attribute read and one `|`.
 from __future__ import annotations
 
 import threading
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .keys import (
     BACKEND_MASK,
@@ -103,6 +103,21 @@ def set_keys(included: int, excluded: int) -> None:
 
 def restore(saved: tuple[int, int, int]) -> None:
     local._included, local._excluded, local.salt = saved
+
+
+def excluding(bits: int) -> Callable[[], int]:
+    """A function giving the salt of this thread's state with `bits` added to its excluded
+    set, for kernels that exclude keys around a call on every op (autograd, ADInplaceOrView):
+    a salt names its (included, excluded) pair, so the answer is cached per salt."""
+    salts: dict[int, int] = {}
+
+    def salt_excluding() -> int:
+        salt = salts.get(local.salt)
+        if salt is None:
+            salt = salts[local.salt] = _salt_for(local._included, local._excluded | bits)
+        return salt
+
+    return salt_excluding
 
 
 def _raw(keys: DispatchKey | DispatchKeySet | Iterable[DispatchKey]) -> int:

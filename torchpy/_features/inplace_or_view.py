@@ -19,9 +19,7 @@ BELOW = K.full_after(DispatchKey.ADInplaceOrView)
 _BELOW_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
 
-# salt of a TLS state -> salt of the same state with _BELOW_EXCLUDED added (a state's salt
-# names its (included, excluded) pair, so the mapping never changes)
-_below_salts: dict[int, int] = {}
+_below_salt = tls.excluding(_BELOW_EXCLUDED)  # this thread's salt, this key and autograd excluded
 
 
 def _written_arguments(schema: Any) -> tuple[tuple[int, str], ...]:
@@ -37,10 +35,7 @@ def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
         # AutoDispatchBelowADInplaceOrView: only this op bumps the versions.
         local = tls.local
         excluded, salt = local._excluded, local.salt
-        below_salt = _below_salts.get(salt)
-        if below_salt is None:
-            below_salt = _below_salts[salt] = tls._salt_for(local._included, excluded | _BELOW_EXCLUDED)
-        local._excluded, local.salt = excluded | _BELOW_EXCLUDED, below_salt
+        local._excluded, local.salt = excluded | _BELOW_EXCLUDED, _below_salt()
         try:
             result = op._redispatch_raw(ks & BELOW, args, kwargs)
         finally:

@@ -69,9 +69,9 @@ def _store_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
 def _obeys_layout_contract(grad: Tensor, variable: Tensor) -> bool:
     """torch's rule: a dense variable's gradient has its strides (size-1 dims aside);
     any other variable's gradient is contiguous."""
-    a, b = grad._data, variable._data
-    if a is not None and b is not None and grad._shape == variable._shape and a.flags.c_contiguous \
-            and b.flags.c_contiguous:
+    grad_array, variable_array = grad._data, variable._data
+    if grad_array is not None and variable_array is not None and grad._shape == variable._shape \
+            and grad_array.flags.c_contiguous and variable_array.flags.c_contiguous:
         return True  # the common case: both row-major over the same shape, so the same strides
     if is_non_overlapping_and_dense(variable._shape, variable.stride()):
         return all(size == 1 or a == b for size, a, b in zip(grad._shape, grad.stride(), variable.stride()))

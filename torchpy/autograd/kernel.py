@@ -192,15 +192,7 @@ class _FastRecord:
         return fast
 
 
-# salt of a TLS state -> salt of the same state with the autograd keys excluded
-_BELOW_SALTS: dict[int, int] = {}
-
-
-def _below_salt(local: Any) -> int:
-    salt = _BELOW_SALTS.get(local.salt)
-    if salt is None:
-        salt = _BELOW_SALTS[local.salt] = tls._salt_for(local._included, local._excluded | _BELOW_AUTOGRAD_EXCLUDED)
-    return salt
+_below_salt = tls.excluding(_BELOW_AUTOGRAD_EXCLUDED)  # this thread's salt, autograd keys excluded
 
 
 def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
@@ -229,16 +221,7 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
     for key, index, default, attr in rec.geometry:  # before the op runs, as _record takes it
         saved[key] = _geometry(args[index] if index < n else default, attr)
 
-    # _run_below, inline
-    local = tls.local
-    excluded, salt = local._excluded, local.salt
-    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt(local)
-    try:
-        fn = op._plain_cache.get(ks)
-        result = fn(*args) if fn is not None else op._redispatch_raw(ks, args, {})
-    finally:
-        local._excluded, local.salt = excluded, salt
-
+    result = _run_below(op, ks, args, {})
     multi = isinstance(result, (tuple, list))
     outputs = result if multi else (result,)
     if rec.view and outputs:
@@ -328,7 +311,7 @@ def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
 def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     local = tls.local
     excluded, salt = local._excluded, local.salt
-    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt(local)
+    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt()
     try:
         return op._redispatch_raw(ks, args, kwargs)
     finally:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor.torch_function import state as _function_state
-
 from .._aten.fastcall import aten, call
 from .._tensor.tensor import Tensor
+from .._tensor.torch_function import state as _function_state
 from .derivatives import Derivative
 from .anomaly_mode import record_creation, state as _anomaly_state
 from .graph import Node, SavedTensor, _sequence, pruning
