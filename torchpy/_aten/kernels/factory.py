@@ -121,7 +121,9 @@ def filled(shape: tuple[int, ...], d: _dt.dtype, device: Any, value: Any,
     np_dtype = _dt.to_numpy_dtype(d)
     if strides is None:
         if value == 0 or value == 1:  # fits every dtype: no overflow check (backward's ones_like)
-            array = np.zeros(shape, np_dtype) if value == 0 else np.ones(shape, np_dtype)
+            array = np.zeros(shape, np_dtype)
+            if value == 1:
+                array.fill(1)  # np.ones costs a Python-level call more
             return from_array(array, d) if array.size else wrap(array, d)
         array = np.empty(shape, np_dtype)
     else:
