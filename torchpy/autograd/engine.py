@@ -257,7 +257,7 @@ def _run_graph(
     pending = ready._heap  # `while ready:` without a __bool__ call per node
     try:
         while pending:
-            node = ready.pop()
+            node = pending.pop() if len(pending) == 1 else ready.pop()  # a lone node needs no heap work
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad_hooks:
                 grads = _run_pre_hooks(node, grads)
@@ -295,7 +295,10 @@ def _run_graph(
                 remaining = dependencies[next_node] - 1
                 dependencies[next_node] = remaining
                 if remaining == 0:
-                    ready.push(next_node)
+                    if pending:
+                        ready.push(next_node)
+                    else:
+                        pending.append(next_node)  # into an empty heap: nothing to order
             # no references left here: an AccumulateGrad's use-count test sees only its buffer
             outputs = grad = grads = None
     finally:
