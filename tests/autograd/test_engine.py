@@ -312,3 +312,23 @@ def test_queued_callbacks_run_when_backward_ends():
         with pytest.raises(RuntimeError, match="Final callbacks can only be installed during backward pass."):
             lib.autograd.Variable._execution_engine.queue_callback(lambda: None)
         assert isinstance(a, lib.autograd.Variable)
+
+
+def test_a_formula_registered_after_first_use_is_recorded_from_then_on():
+    # The autograd kernel caches a recording plan per op; registering a formula must reach it.
+    from torchpy.autograd.derivatives import FORMULAS, derivative
+
+    lib = torchpy.library.Library("engine_late_formula", "DEF")
+    lib.define("triple(Tensor x) -> Tensor")
+    lib.impl("triple", lambda x: x * 3, "CPU")
+    x = torchpy.tensor([1.0, 2.0], requires_grad=True)
+    before = torchpy.ops.engine_late_formula.triple(x)
+    assert type(before.grad_fn).__name__ == "NotImplemented"
+    try:
+        derivative("engine_late_formula::triple", "TripleBackward0", inputs=("x",))(lambda grad: grad * 3)
+        after = torchpy.ops.engine_late_formula.triple(x)
+        assert type(after.grad_fn).__name__ == "TripleBackward0"
+        after.sum().backward()
+        assert x.grad.tolist() == [3.0, 3.0]
+    finally:
+        dict.pop(FORMULAS, "engine_late_formula::triple", None)

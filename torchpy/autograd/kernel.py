@@ -102,7 +102,7 @@ class _OpFacts:
         self.list_arguments = frozenset(a.name for a in schema.arguments if a.type.is_list)
         self.plan_formula: Any = None  # the formula `plan` was made for
         self.plan: Any = None
-        self.fast: Any = None  # a _FastRecord, for the formula it was made for
+        self.fast: Any = None  # a _FastRecord, for the FORMULAS version it was made at
         # The schema kind, except that t_, squeeze_, ... re-view self in place rather than
         # writing its elements: "inplace_view".
         self.kind = "inplace_view" if "inplace_view" in op.tags else schema.kind.name
@@ -157,10 +157,12 @@ class _FastRecord:
     keyword arguments. A call then indexes `args` instead of building a dict by name.
     `usable` is False where the general path must run."""
 
-    __slots__ = ("formula", "usable", "below", "node_class", "inputs", "geometry", "saves", "view", "self_index")
+    __slots__ = ("formula", "version", "usable", "below", "node_class", "inputs", "geometry", "saves", "view",
+                 "self_index")
 
     def __init__(self, formula: Any, usable: bool) -> None:
         self.formula = formula
+        self.version = -1  # FORMULAS.version it was made at
         self.usable = usable
         self.below = False  # not differentiable and writes nothing: just run the op below autograd
 
@@ -351,10 +353,11 @@ def _geometry(value: Any, attr: str) -> Any:
 
 def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     facts = _facts_for(op)
-    formula = facts.formula()
     fast = facts.fast
-    if fast is None or fast.formula is not formula:
-        fast = facts.fast = _FastRecord.make(facts, formula)
+    if fast is None or fast.version != FORMULAS.version:  # first call, or a formula registered since
+        fast = facts.fast = _FastRecord.make(facts, facts.formula())
+        fast.version = FORMULAS.version
+    formula = fast.formula
     if fast.usable and not kwargs:
         return _record_fast(op, ks, args, fast)
     if fast.below:  # registered as not differentiable (detach, ones_like, ...): no history

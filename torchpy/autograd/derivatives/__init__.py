@@ -38,7 +38,18 @@ class Derivative:
     takes_needs: bool = False   # the formula accepts needs=(bool, ...)
 
 
-FORMULAS: dict[str, Derivative] = {}
+class _Formulas(dict):
+    """op name -> Derivative. `version` moves on with every registration, so what is cached
+    per op from it (the autograd kernel's recording plans) sees a formula registered later."""
+
+    version = 0
+
+    def __setitem__(self, op: str, formula: Derivative) -> None:
+        super().__setitem__(op, formula)
+        self.version += 1
+
+
+FORMULAS: _Formulas = _Formulas()
 
 
 def derivative(op: str, node_name: str, inputs: tuple[str, ...], save: tuple[str, ...] = ()) -> Callable:
