@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 from .. import _typename
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
+from ..utils._grad import zero_grads
 from ..utils.hooks import RemovableHandle, add_hook
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
@@ -218,18 +219,7 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                    continue
-                if p.grad.grad_fn is not None:
-                    p.grad = p.grad.detach()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+        zero_grads(chain.from_iterable(group["params"] for group in self.param_groups), set_to_none)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         raise NotImplementedError

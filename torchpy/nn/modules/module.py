@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 from ... import _typename
 from ..._tensor.tensor import Tensor
 from ...autograd import grad_mode
+from ...utils._grad import zero_grads
 from ...utils.hooks import BackwardHook, RemovableHandle, add_hook
 from ..parameter import Parameter
 from ._state_dict import _IncompatibleKeys, StateDictMethods  # noqa: F401  (_IncompatibleKeys: torch's path)
@@ -428,17 +429,7 @@ class Module(StateDictMethods):
         return self
 
     def zero_grad(self, set_to_none: bool = True) -> None:
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-                continue
-            if p.grad.grad_fn is not None:
-                p.grad = p.grad.detach()
-            else:
-                p.grad.requires_grad_(False)
-            p.grad.zero_()
+        zero_grads(self.parameters(), set_to_none)
 
     def apply(self, fn: Callable[["Module"], None]) -> "Module":
         for module in self.children():
