@@ -32,15 +32,22 @@ RAW = 4                # fn(op, keyset: int, args: tuple, kwargs: dict)  -- torc
 
 
 class Kernel:
-    """One registration of a function at one key."""
+    """One registration of a function at one key.
 
-    __slots__ = ("fn", "calling", "debug", "is_fallthrough")
+    `specialize(op)`, if given, returns the function to run for one operator in place of
+    `fn` (same calling convention, same behaviour): a fallback that serves every operator
+    can unroll, per operator, work that depends only on its schema. Resolution asks once
+    per resolved key set; the function is cached with the rest."""
 
-    def __init__(self, fn: Callable | None, calling: int, debug: str, is_fallthrough: bool = False):
+    __slots__ = ("fn", "calling", "debug", "is_fallthrough", "specialize")
+
+    def __init__(self, fn: Callable | None, calling: int, debug: str, is_fallthrough: bool = False,
+                 specialize: Callable[[Any], Callable] | None = None):
         self.fn = fn
         self.calling = calling
         self.debug = debug
         self.is_fallthrough = is_fallthrough
+        self.specialize = specialize
 
     def describe(self) -> str:
         return ("fallthrough " if self.is_fallthrough else "") + self.debug
@@ -174,10 +181,11 @@ class OperatorEntry:
         kernel = self.table[key]
         if kernel is None or kernel.is_fallthrough:
             raise NotImplementedError(self.missing_kernel_message(key))
-        hit = (kernel.fn, kernel.calling, masked, key)
+        fn = kernel.fn if kernel.specialize is None or self.op is None else kernel.specialize(self.op)
+        hit = (fn, kernel.calling, masked, key)
         self.cache[ks] = hit
         if kernel.calling == PLAIN:
-            self.plain_cache[ks] = kernel.fn
+            self.plain_cache[ks] = fn
         return hit
 
     def _fallthrough_bits(self, backend: int) -> int:

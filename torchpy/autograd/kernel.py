@@ -79,6 +79,49 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     return op._redispatch_raw(below, args, kwargs)
 
 
+def specialize(op: Any) -> Any:
+    """autograd_kernel for one op, with the no-grad test unrolled where the op's tensors are
+    its first one or two arguments (pointwise, views, reductions: most calls). The test is
+    _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
+    plain_cache = op._plain_cache  # the same dict for the op's lifetime
+    layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
+    if layout == ((0, False),):
+
+        def one_tensor(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+            if args and not _forward_state.active:
+                t = args[0]
+                try:
+                    needs = t._requires_grad or (t._base is not None and t._base._requires_grad)
+                except AttributeError:  # None, or a non-Tensor a kernel passed through
+                    needs = True
+                if not needs or not _grad_state.enabled:
+                    fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+                    if fn is not None:
+                        return fn(*args, **kwargs) if kwargs else fn(*args)
+            return autograd_kernel(op, ks, args, kwargs)
+
+        return one_tensor
+    if layout == ((0, False), (1, False)):
+
+        def two_tensors(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
+            if len(args) > 1 and not _forward_state.active:
+                a = args[0]
+                b = args[1]
+                try:
+                    needs = (a._requires_grad or b._requires_grad or (a._base is not None and a._base._requires_grad)
+                             or (b._base is not None and b._base._requires_grad))
+                except AttributeError:
+                    needs = True
+                if not needs or not _grad_state.enabled:
+                    fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+                    if fn is not None:
+                        return fn(*args, **kwargs) if kwargs else fn(*args)
+            return autograd_kernel(op, ks, args, kwargs)
+
+        return two_tensors
+    return autograd_kernel
+
+
 def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     """autograd_kernel without the forward-AD check (forward_kernel.py runs the op with it)."""
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
@@ -432,5 +475,5 @@ AUTOGRAD_FALLBACK_KEYS = tuple(DispatchKey[f"Autograd{b}"] for b in (
     "Other", "CPU", "CUDA", "XLA", "MPS", "XPU", "HPU", "Lazy", "MTIA", "MAIA", "PrivateUse1", "Meta",
 ))
 
-_kernel = Kernel(autograd_kernel, RAW, caller_location())
+_kernel = Kernel(autograd_kernel, RAW, caller_location(), specialize=specialize)
 _handles = [dispatcher.register_fallback(key, _kernel) for key in AUTOGRAD_FALLBACK_KEYS]
