@@ -411,3 +411,34 @@ def test_registration_from_many_threads_is_consistent(op_f):
         t.join()
     assert errors == []
     assert op(cpu_tensor()) == "cpu"
+
+
+def test_a_specializing_fallback_runs_its_per_operator_function(op_f):
+    """Kernel.specialize(op) is asked once per resolved key set and its function is what runs;
+    the entry's table still shows the registration."""
+    lib, op = op_f
+    lib.impl("f", lambda x, y=2, z=3: "cpu", "CPU")
+    asked = []
+
+    def generic(fop, ks, args, kwargs):
+        return "generic"
+
+    def specialize(fop):
+        asked.append(fop)
+        return lambda fop, ks, args, kwargs: ("special", fop, args, kwargs)
+
+    kernel = dispatcher_module.Kernel(generic, dispatcher_module.RAW, "registered here", specialize=specialize)
+    handle = dispatcher.register_fallback(DispatchKey.PrivateUse3, kernel)
+    global_lib = torchpy.library.Library("_", "IMPL")
+    global_lib.fallback(torchpy.library.fallthrough_kernel, "AutogradPrivateUse3")
+    try:
+        x = cpu_tensor()
+        with torchpy._C._IncludeDispatchKeyGuard(DispatchKey.PrivateUse3):
+            assert op(x, 5, z=4) == ("special", op, (x, 5), {"z": 4})
+            assert op(x) == ("special", op, (x,), {})
+        assert asked == [op]
+        assert "PrivateUse3: registered here [backend fallback]" in torchpy._C._dispatch_dump_table(op.name())
+    finally:
+        handle.remove()
+        global_lib._destroy()
+    assert op(cpu_tensor()) == "cpu"
