@@ -169,19 +169,16 @@ def _handler_state(saved: tuple[int, int, int], drop_python: bool) -> tuple[int,
     return state
 
 
-def _only_plain_tensors(args: tuple) -> bool:
-    for a in args:
-        if type(a) is not Tensor or a._wrapped is not None:
-            return False
-    return True
-
-
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     stack = mode_stack.modes
-    if not kwargs and stack and _only_plain_tensors(args):
-        types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
-    else:
+    types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
+    if kwargs or not stack:
         types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+    else:
+        for a in args:  # only plain tensors: no types to report, no wrapped numbers to show
+            if type(a) is not Tensor or a._wrapped is not None:
+                types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+                break
     local = tls.local
     saved = local._included, local._excluded, local.salt
     if stack:
@@ -199,7 +196,8 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        local._included, local._excluded, local.salt = _handler_state(saved, False)
+        local._included, local._excluded, local.salt = (_handler_states[False].get(saved[2])
+                                                        or _handler_state(saved, False))
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:

@@ -73,7 +73,13 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     fn = op._plain_cache.get(below)  # _redispatch_raw's first step, inline: every op passes here
     if fn is not None:
         return fn(*args, **kwargs)
-    hit = op._cache.get(below)  # and its second: a feature kernel below (the Python key under a mode)
+    return _feature_below(op, below, args, kwargs)
+
+
+def _feature_below(op: Any, below: int, args: tuple, kwargs: dict) -> Any:
+    """_redispatch_raw's second step, for a call whose kernel below autograd is not a plain
+    one: a feature kernel (the Python key under a mode) is called directly."""
+    hit = op._cache.get(below)
     if hit is not None and hit[1] == RAW:
         return hit[0](op, hit[2], args, kwargs)
     return op._redispatch_raw(below, args, kwargs)
@@ -98,6 +104,7 @@ def specialize(op: Any) -> Any:
                     fn = plain_cache.get(ks & BELOW_AUTOGRAD)
                     if fn is not None:
                         return fn(*args, **kwargs) if kwargs else fn(*args)
+                    return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
             return autograd_kernel(op, ks, args, kwargs)
 
         return one_tensor
@@ -116,6 +123,7 @@ def specialize(op: Any) -> Any:
                     fn = plain_cache.get(ks & BELOW_AUTOGRAD)
                     if fn is not None:
                         return fn(*args, **kwargs) if kwargs else fn(*args)
+                    return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
             return autograd_kernel(op, ks, args, kwargs)
 
         return two_tensors
