@@ -139,7 +139,9 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
         if type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS:
             cls = default_handler_class((self, other))
             if cls is not None:  # a subclass with Tensor's own __torch_function__: this dunder does its work
-                return run_default(cls, _handler(name), dunder, (self, other), {})
+                # (for two tensors that work is the op call itself, with nothing left to check)
+                work = on_tensor if isinstance(other, Tensor) else dunder
+                return run_default(cls, _handler(name), work, (self, other), {})
             if needs_override((self, other), {}):
                 return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
