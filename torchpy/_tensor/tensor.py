@@ -71,7 +71,8 @@ def _address(array: np.ndarray) -> int:
 
 
 class UntypedStorage:
-    """The memory behind a tensor and all its views: a flat byte buffer (None on meta)."""
+    """The memory behind a tensor and all its views: a byte buffer, or the NumPy array that owns
+    the memory until flat bytes are asked for (view.storage_bytes); None on meta."""
 
     __slots__ = ("_buffer", "_nbytes", "device", "__weakref__")
 
@@ -86,8 +87,8 @@ class UntypedStorage:
         root = array
         while isinstance(root.base, np.ndarray):
             root = root.base
-        buffer = root.reshape(-1).view(np.uint8) if root.flags.c_contiguous else root
-        return UntypedStorage(buffer, root.nbytes, CPU)
+        # the root array itself: viewed as flat bytes only when asked (view.storage_bytes)
+        return UntypedStorage(root, root.nbytes, CPU)
 
     def nbytes(self) -> int:
         return self._nbytes
@@ -142,7 +143,7 @@ class Tensor:
         strides = self._stride
         if strides is None:
             itemsize = self._data.itemsize
-            strides = self._stride = tuple(s // itemsize for s in self._data.strides)
+            strides = self._stride = tuple([s // itemsize for s in self._data.strides])
         if dim is None:
             return strides
         return strides[_wrap_dim(dim, len(self._shape))]

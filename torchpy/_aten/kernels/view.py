@@ -283,7 +283,10 @@ def view_dtype(self: Tensor, dtype: _dt.dtype) -> Tensor:
 @register("alias", CEA)
 def alias(self: Tensor) -> Tensor:
     data = self._data
-    return _view(self, None if data is None else data.view(), self._shape, self.stride(), self.storage_offset())
+    if data is None:
+        return _view(self, None, self._shape, self.stride(), self.storage_offset())
+    # the same array geometry: what self has not worked out yet the alias reads off its array too
+    return _view(self, data.view(), self._shape, self._stride, self._offset)
 
 
 @register("detach", CEA)
