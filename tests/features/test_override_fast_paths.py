@@ -284,11 +284,11 @@ def test_wrapper_subclass_declining_raises_torchs_error_and_restores_tls():
                 return NotImplemented
 
         d = Declines(lib.tensor([1.0, 2.0]))
-        before = (tls.local._included, tls.local._excluded, tls.local.salt)
+        before = (tls.local.included, tls.local.excluded, tls.local.salt)
         with pytest.raises(TypeError) as info:
             lib.add(d, d)
         if lib is torchpy:
-            assert (tls.local._included, tls.local._excluded, tls.local.salt) == before
+            assert (tls.local.included, tls.local.excluded, tls.local.salt) == before
         messages.append(str(info.value).split(";")[0].replace("torchpy", "torch"))
     assert messages[0] == messages[1]
 
@@ -309,7 +309,7 @@ def test_dispatch_mode_sees_types_and_numbers_and_restores_tls_after_an_error():
         a = lib.tensor([1.0, 2.0])
         Wrapper = _wrapper_class(lib, log)
         w = Wrapper(lib.tensor([3.0, 4.0]))
-        before = (tls.local._included, tls.local._excluded, tls.local.salt)
+        before = (tls.local.included, tls.local.excluded, tls.local.salt)
         with Logging():
             a + a
             a + 2
@@ -319,7 +319,7 @@ def test_dispatch_mode_sees_types_and_numbers_and_restores_tls_after_an_error():
                 a * a
             a - a
         if lib is torchpy:
-            assert (tls.local._included, tls.local._excluded, tls.local.salt) == before
+            assert (tls.local.included, tls.local.excluded, tls.local.salt) == before
         log.append((a + a).tolist())
         logs.append(log)
     assert logs[0] == logs[1]

@@ -9,6 +9,10 @@ interned for the life of the process. A thread's `salt` is its state's index
 shifted above every key bit, so ``tensor keys | salt`` names "these tensor keys
 under this thread's state" in one int: operators cache their resolved kernel
 under that int, and the hot path needs one attribute read and one `|`.
+
+The salt is all a thread stores: its included and excluded sets are read from the
+state it names, so a kernel that switches state around a call (autograd, the
+Python key) writes one attribute and restores one.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ def _keep_mask(excluded: int) -> int:
     return FULL_KEYSET_BITS & ~(excluded & ~BACKEND_MASK)
 
 
-# state index -> (included, keep mask); (included, excluded) -> state index
+# state index -> (included, keep mask), for dispatch; state index -> (included, excluded);
+# (included, excluded) -> state index
 _states: list[tuple[int, int]] = []
+_state_sets: list[tuple[int, int]] = []
 _state_index: dict[tuple[int, int], int] = {}
 _states_lock = threading.Lock()
 
@@ -45,9 +51,12 @@ def _salt_for(included: int, excluded: int) -> int:
     index = _state_index.get((included, excluded))
     if index is None:
         with _states_lock:
-            index = _state_index.setdefault((included, excluded), len(_states))
-            if index == len(_states):
+            index = _state_index.get((included, excluded))
+            if index is None:
+                index = len(_states)
                 _states.append((included, _keep_mask(excluded)))
+                _state_sets.append((included, excluded))
+                _state_index[(included, excluded)] = index  # last: readers find complete entries
     return index << SALT_SHIFT
 
 
@@ -60,49 +69,48 @@ def effective_keyset(salted: int) -> int:
     return ((salted & FULL_KEYSET_BITS) | included) & keep
 
 
-class _LocalDispatchKeys(threading.local):
-    """This thread's included and excluded keys (raw key sets) and its state's salt."""
+def state_sets(salt: int) -> tuple[int, int]:
+    """The (included, excluded) raw key sets of the TLS state `salt` names."""
+    return _state_sets[salt >> SALT_SHIFT]
 
-    # Class attributes are each thread's starting values.
-    _included: int = DEFAULT_INCLUDED_BITS
-    _excluded: int = DEFAULT_EXCLUDED_BITS
-    salt: int = _DEFAULT_SALT
+
+class _LocalDispatchKeys(threading.local):
+    """This thread's TLS state, as its salt; its included and excluded keys (raw key sets)
+    are read from and written to the state table."""
+
+    salt: int = _DEFAULT_SALT  # a class attribute: each thread's starting value
 
     @property
     def included(self) -> int:
-        return self._included
+        return _state_sets[self.salt >> SALT_SHIFT][0]
 
     @included.setter
     def included(self, bits: int) -> None:
-        self._included = bits
-        self.salt = _salt_for(bits, self._excluded)
+        self.salt = _salt_for(bits, _state_sets[self.salt >> SALT_SHIFT][1])
 
     @property
     def excluded(self) -> int:
-        return self._excluded
+        return _state_sets[self.salt >> SALT_SHIFT][1]
 
     @excluded.setter
     def excluded(self, bits: int) -> None:
-        self._excluded = bits
-        self.salt = _salt_for(self._included, bits)
+        self.salt = _salt_for(_state_sets[self.salt >> SALT_SHIFT][0], bits)
 
 
 local = _LocalDispatchKeys()
 
 
-# Fast save / set / restore for kernels that change both sets around a call.
-def snapshot() -> tuple[int, int, int]:
-    return local._included, local._excluded, local.salt
+# Save / set / restore for kernels that change both sets around a call.
+def snapshot() -> int:
+    return local.salt
 
 
 def set_keys(included: int, excluded: int) -> None:
-    local._included = included
-    local._excluded = excluded
     local.salt = _salt_for(included, excluded)
 
 
-def restore(saved: tuple[int, int, int]) -> None:
-    local._included, local._excluded, local.salt = saved
+def restore(saved: int) -> None:
+    local.salt = saved
 
 
 def excluding(bits: int) -> Callable[[], int]:
@@ -112,9 +120,11 @@ def excluding(bits: int) -> Callable[[], int]:
     salts: dict[int, int] = {}
 
     def salt_excluding() -> int:
-        salt = salts.get(local.salt)
+        current = local.salt
+        salt = salts.get(current)
         if salt is None:
-            salt = salts[local.salt] = _salt_for(local._included, local._excluded | bits)
+            included, excluded = _state_sets[current >> SALT_SHIFT]
+            salt = salts[current] = _salt_for(included, excluded | bits)
         return salt
 
     return salt_excluding

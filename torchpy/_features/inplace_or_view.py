@@ -34,12 +34,12 @@ def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
         # Ops the kernel itself calls run below this key (and autograd), as under PyTorch's
         # AutoDispatchBelowADInplaceOrView: only this op bumps the versions.
         local = tls.local
-        excluded, salt = local._excluded, local.salt
-        local._excluded, local.salt = excluded | _BELOW_EXCLUDED, _below_salt()
+        salt = local.salt
+        local.salt = _below_salt()
         try:
             result = op._redispatch_raw(ks & BELOW, args, kwargs)
         finally:
-            local._excluded, local.salt = excluded, salt
+            local.salt = salt
         n = len(args)
         for position, name in written:
             target = args[position] if position < n else kwargs.get(name)

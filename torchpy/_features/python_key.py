@@ -148,24 +148,25 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
                        included: int) -> Any:
     """Run a handler with every key above Python excluded (and `included` as the included set)."""
     saved = tls.snapshot()
-    tls.set_keys(included, saved[1] | ABOVE_PYTHON)
+    tls.set_keys(included, tls.local.excluded | ABOVE_PYTHON)
     try:
         return handler(op, types, args, kwargs)
     finally:
         tls.restore(saved)
 
 
-# TLS state (by its salt) -> the (included, excluded, salt) a handler runs under: every key
-# above Python excluded; [True]: the Python key dropped too (the last mode is popped)
-_handler_states: dict[bool, dict[int, tuple[int, int, int]]] = {False: {}, True: {}}
+# TLS state (its salt) -> the salt of the state a handler runs under: every key above Python
+# excluded; [True]: the Python key dropped too (the last mode is popped)
+_handler_states: dict[bool, dict[int, int]] = {False: {}, True: {}}
 
 
-def _handler_state(saved: tuple[int, int, int], drop_python: bool) -> tuple[int, int, int]:
-    state = _handler_states[drop_python].get(saved[2])
+def _handler_state(saved: int, drop_python: bool) -> int:
+    state = _handler_states[drop_python].get(saved)
     if state is None:
-        included = saved[0] & ~PYTHON_BITS if drop_python else saved[0]
-        excluded = saved[1] | ABOVE_PYTHON
-        state = _handler_states[drop_python][saved[2]] = (included, excluded, tls._salt_for(included, excluded))
+        included, excluded = tls.state_sets(saved)
+        if drop_python:
+            included &= ~PYTHON_BITS
+        state = _handler_states[drop_python][saved] = tls._salt_for(included, excluded | ABOVE_PYTHON)
     return state
 
 
@@ -180,28 +181,26 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
                 types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
                 break
     local = tls.local
-    saved = local._included, local._excluded, local.salt
+    saved = local.salt
     if stack:
         mode = stack.pop()  # the handler's own calls go to the next mode (or below)
         last = not stack
         # _handler_state's cache, read here: a mode's handler runs for every op
-        local._included, local._excluded, local.salt = (_handler_states[last].get(saved[2])
-                                                        or _handler_state(saved, last))
+        local.salt = _handler_states[last].get(saved) or _handler_state(saved, last)
         try:
             return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
-            local._included, local._excluded, local.salt = saved
+            local.salt = saved
             stack.append(mode)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        local._included, local._excluded, local.salt = (_handler_states[False].get(saved[2])
-                                                        or _handler_state(saved, False))
+        local.salt = _handler_states[False].get(saved) or _handler_state(saved, False)
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:
-            local._included, local._excluded, local.salt = saved
+            local.salt = saved
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it

@@ -72,7 +72,7 @@ def _python_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         rule = rules.get(cls)
         handler = cls.__torch_dispatch__ if rule is None else functools.partial(rule, cls)
         result = _call_below_python(handler, op, tuple(types), handler_args, handler_kwargs,
-                                    tls.local._included)
+                                    tls.local.included)
         if result is not NotImplemented:
             return result
     raise TypeError(  # the Python fallback's error, for the same situation

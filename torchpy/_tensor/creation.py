@@ -18,7 +18,7 @@ _PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
 def _lifted(result: Tensor) -> Tensor:
     """torch passes every tensor made from Python data through aten::lift_fresh, which returns
     its input; only a TorchDispatchMode can tell, so the op is dispatched only while one is active."""
-    if not _tls.local._included & _PYTHON_BIT:
+    if not _tls.local.included & _PYTHON_BIT:
         return result
     from .._dispatch.ops import op_for
 

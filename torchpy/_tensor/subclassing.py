@@ -23,7 +23,7 @@ def _disabled_torch_dispatch_impl(func: Any, types: Any, args: Any = (), kwargs:
     """Tensor.__torch_dispatch__: run `func` with the Python keys off (the plain computation),
     which is what `super().__torch_dispatch__(...)` in a subclass gets."""
     saved = tls.snapshot()
-    tls.set_keys(saved[0] & ~_PYTHON_BITS, saved[1] | _PYTHON_BITS)
+    tls.set_keys(tls.local.included & ~_PYTHON_BITS, tls.local.excluded | _PYTHON_BITS)
     try:
         return func(*args, **(kwargs or {}))
     finally:

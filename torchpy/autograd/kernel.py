@@ -363,12 +363,12 @@ def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
 
 def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     local = tls.local
-    excluded, salt = local._excluded, local.salt
-    local._excluded, local.salt = excluded | _BELOW_AUTOGRAD_EXCLUDED, _below_salt()
+    salt = local.salt
+    local.salt = _below_salt()
     try:
         return op._redispatch_raw(ks, args, kwargs)
     finally:
-        local._excluded, local.salt = excluded, salt
+        local.salt = salt
 
 
 def _differentiable(t: Any) -> bool:
