@@ -113,21 +113,27 @@ def restore(saved: int) -> None:
     local.salt = saved
 
 
-def excluding(bits: int) -> Callable[[], int]:
-    """A function giving the salt of this thread's state with `bits` added to its excluded
-    set, for kernels that exclude keys around a call on every op (autograd, ADInplaceOrView):
-    a salt names its (included, excluded) pair, so the answer is cached per salt."""
+def transition(include: int = 0, uninclude: int = 0, exclude: int = 0) -> Callable[[], int]:
+    """A function giving the salt of this thread's state with `include` added to its included
+    set, `uninclude` taken out of it and `exclude` added to its excluded set, for code that
+    switches state on every op (autograd, ADInplaceOrView) or every mode entry: a salt names
+    its (included, excluded) pair, so the answer is cached per salt."""
     salts: dict[int, int] = {}
 
-    def salt_excluding() -> int:
+    def next_salt() -> int:
         current = local.salt
         salt = salts.get(current)
         if salt is None:
             included, excluded = _state_sets[current >> SALT_SHIFT]
-            salt = salts[current] = _salt_for(included, excluded | bits)
+            salt = salts[current] = _salt_for((included | include) & ~uninclude, excluded | exclude)
         return salt
 
-    return salt_excluding
+    return next_salt
+
+
+def excluding(bits: int) -> Callable[[], int]:
+    """transition(exclude=bits)."""
+    return transition(exclude=bits)
 
 
 def _raw(keys: DispatchKey | DispatchKeySet | Iterable[DispatchKey]) -> int:

@@ -46,11 +46,15 @@ class _ModeStack(threading.local):
 mode_stack = _ModeStack()
 
 
+_with_python_key = tls.transition(include=PYTHON_BITS)
+_without_python_key = tls.transition(uninclude=PYTHON_BITS)
+
+
 def push_mode(mode: Any) -> None:
     stack = mode_stack.modes
     stack.append(mode)
     if len(stack) == 1:
-        tls.local.included = tls.local.included | PYTHON_BITS
+        tls.local.salt = _with_python_key()
 
 
 def pop_mode() -> Any:
@@ -59,7 +63,7 @@ def pop_mode() -> Any:
         raise AssertionError("Trying to pop from an empty mode stack")
     mode = stack.pop()
     if not stack:
-        tls.local.included = tls.local.included & ~PYTHON_BITS
+        tls.local.salt = _without_python_key()
     return mode
 
 
