@@ -89,7 +89,7 @@ def specialize(op: Any) -> Any:
     """autograd_kernel for one op, with the no-grad test unrolled where the op's tensors are
     its first one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    plain_cache = op._plain_cache  # the same dict for the op's lifetime
+    plain_cache, cache = op._plain_cache, op._cache  # the same dicts for the op's lifetime
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
     if layout == ((0, False),):
 
@@ -101,10 +101,13 @@ def specialize(op: Any) -> Any:
                 except AttributeError:  # None, or a non-Tensor a kernel passed through
                     needs = True
                 if not needs or not _grad_state.enabled:
-                    fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+                    below = ks & BELOW_AUTOGRAD
+                    fn = plain_cache.get(below)
                     if fn is not None:
                         return fn(*args, **kwargs) if kwargs else fn(*args)
-                    return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
+                    hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
+                    if hit is not None and hit[1] == RAW:
+                        return hit[0](op, hit[2], args, kwargs)
             return autograd_kernel(op, ks, args, kwargs)
 
         return one_tensor
@@ -120,10 +123,13 @@ def specialize(op: Any) -> Any:
                 except AttributeError:
                     needs = True
                 if not needs or not _grad_state.enabled:
-                    fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+                    below = ks & BELOW_AUTOGRAD
+                    fn = plain_cache.get(below)
                     if fn is not None:
                         return fn(*args, **kwargs) if kwargs else fn(*args)
-                    return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
+                    hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
+                    if hit is not None and hit[1] == RAW:
+                        return hit[0](op, hit[2], args, kwargs)
             return autograd_kernel(op, ks, args, kwargs)
 
         return two_tensors
