@@ -734,3 +734,33 @@ def test_aliases_and_sgn(code):
         return
     assert_same_dispatch(fn, *inputs)
     agree(lambda t, *a: fn(t, *a), *[Input(x.values, x.dtype, device="meta") for x in inputs])
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "sub", "maximum", "eq", "atan2"])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64"])
+def test_same_dtype_tensor_pairs_take_torchs_layout_quietly(op, dtype):
+    """Two plain tensors of one dtype go straight to the ufunc (the kernels' fast lane): the
+    result still has torch's strides, dtype and values, and NumPy warns about nothing."""
+    base = np.arange(12.0).reshape(3, 4) - 5.0
+    special = np.array([np.inf, np.nan, 0.0, -0.0])
+    pairs = {
+        "both transposed": lambda t: (t(base).t(), t(base * 2).t()),
+        "both strided": lambda t: (t(base)[:, ::2], t(base)[:, 1::2]),
+        "second transposed": lambda t: (t(base.T.copy()), t(base).t()),
+        "first transposed": lambda t: (t(base).t(), t(base.T.copy())),
+        "0-dim": lambda t: (t(np.array(2.0)), t(np.array(-3.0))),
+        "inf - inf, nan, 0 / 0": lambda t: (t(special), t(special[::-1].copy())),
+    }
+    for name, make in pairs.items():
+        results = []
+        for lib in (torch, torchpy):
+            x, y = make(lambda a: lib.tensor(a).to(getattr(lib, dtype)) if dtype != "int32" or
+                        np.isfinite(a).all() else lib.tensor(np.nan_to_num(a, posinf=7, neginf=-7)).to(lib.int32))
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                out = getattr(lib, op)(x, y)
+            results.append((str(out.dtype), tuple(out.shape), tuple(out.stride()),
+                            np.array(out.tolist(), dtype=float)))
+        (theirs, ours) = results
+        assert ours[:3] == theirs[:3], name
+        np.testing.assert_array_equal(ours[3], theirs[3], err_msg=name)

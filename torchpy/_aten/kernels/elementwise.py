@@ -462,7 +462,34 @@ def make_kernel(
             out = out.astype(plan[2])
         return from_array(out, plan[1])
 
+    # Per dtype: the plan when two plain tensors of that dtype need nothing but ufunc(x, y) on
+    # their arrays as they are (no check, no cast), the most common call; None elsewhere.
+    lanes = [plan if plan is not None and plan[5] and simple[i] and ufunc is not None and not check_always
+             else None for i, plan in enumerate(plans)]
+
     def binary(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Tensor:
+        if type(a) is Tensor and type(b) is Tensor and not rest and not kwargs:
+            d = a._dtype
+            plan = lanes[d._index]
+            x = a._data
+            y = b._data
+            if (plan is not None and b._dtype is d and a._wrapped is None and b._wrapped is None
+                    and x is not None and y is not None):
+                token = _set_quiet(_QUIET) if warns and plan[3] else None
+                try:
+                    out = ufunc(x, y)
+                except ValueError as error:
+                    _shape_error((a, b), error)
+                finally:
+                    if token is not None:
+                        _reset_quiet(token)
+                if type(out) is not _ndarray:
+                    return _finish(out, plan)
+                if out.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous):
+                    out = torch_layout(out, (x, y))
+                if out.dtype is not plan[2]:
+                    out = out.astype(plan[2])
+                return from_array(out, plan[1])
         try:
             da = a._dtype
             x = a._data
