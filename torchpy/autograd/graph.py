@@ -228,9 +228,12 @@ def _grad_enabled() -> bool:
     return _grad_state.enabled
 
 
+_DETACH = aten("detach")
+
+
 def _detach(t: Tensor) -> Tensor:
     """aten detach, straight to the dispatcher (what torch's C++ unpack calls)."""
-    return call(aten("detach"), t._keyset, t)
+    return call(_DETACH, t._keyset, t)
 
 
 class SavedTensor:
@@ -259,8 +262,12 @@ class SavedTensor:
 
     def unpack(self) -> Tensor | None:
         t = self.tensor
-        if t is not None and self.output_nr < 0 and t._version == self.version:
-            return t  # the common case: an input saved as it is, unchanged (no hooks: tensor is set)
+        if t is not None and t._version == self.version:  # unchanged, not released, no hooks
+            if self.output_nr < 0:
+                return t  # the common case: an input saved as it is
+            if not _grad_state.enabled and t._autograd_meta is None and (t._dtype.is_floating_point
+                                                                         or t._dtype.is_complex):
+                return call(_DETACH, t._keyset, t)  # a saved output, as the general path hands it back
         if self.released:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved "

@@ -99,8 +99,9 @@ class OpNode(Node):
             given = next(g for g in grad_outputs if g is not None)
             grad = tuple(_zeros(meta, given.device) if g is None and _differentiable(meta) else g
                          for g, meta in zip(grad_outputs, self._output_meta))
-        saved = {name: value.unpack() if type(value) is SavedTensor else _unpack(value)
-                 for name, value in self._saved.items()}
+        saved = {}
+        for name, value in self._saved.items():  # a loop, not a comprehension: no frame of its own
+            saved[name] = value.unpack() if type(value) is SavedTensor else _unpack(value)
         if self._formula.takes_needs:
             unwanted = pruning.unwanted[-1] if pruning.unwanted else None
             if unwanted is None:
@@ -108,7 +109,7 @@ class OpNode(Node):
             else:
                 saved["needs"] = tuple([node is not None and node not in unwanted for node, _ in self._next_edges])
         result = self._formula.backward(grad, **saved)
-        if not isinstance(result, (tuple, list)):
+        if type(result) is not tuple and not isinstance(result, (tuple, list)):
             result = (result,)
         out = []
         for grad, info, (node, _) in zip(result, self._inputs, self._next_edges):
