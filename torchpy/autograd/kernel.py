@@ -32,8 +32,11 @@ _BELOW_AUTOGRAD_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrV
 _grad_state = grad_mode.state
 
 
+_DETACH_OP = aten("detach")
+
+
 def _DETACH(t: Tensor) -> Tensor:
-    return call(aten("detach"), t._keyset, t)  # normalized already: straight to the dispatcher
+    return call(_DETACH_OP, t._keyset, t)  # normalized already: straight to the dispatcher
 
 
 def _requires_grad(value: Any) -> bool:
@@ -86,51 +89,48 @@ def _feature_below(op: Any, below: int, args: tuple, kwargs: dict) -> Any:
 
 
 def specialize(op: Any) -> Any:
-    """autograd_kernel for one op, with the no-grad test unrolled where the op's tensors are
-    its first one or two arguments (pointwise, views, reductions: most calls). The test is
+    """autograd_kernel for one op, with its test unrolled where the op's tensors are its first
+    one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    plain_cache, cache = op._plain_cache, op._cache  # the same dicts for the op's lifetime
+    plain_cache = op._plain_cache  # the same dict for the op's lifetime
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
+
     if layout == ((0, False),):
 
         def one_tensor(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-            if args and not _forward_state.active:
-                t = args[0]
-                try:
-                    needs = t._requires_grad or (t._base is not None and t._base._requires_grad)
-                except AttributeError:  # None, or a non-Tensor a kernel passed through
-                    needs = True
-                if not needs or not _grad_state.enabled:
-                    below = ks & BELOW_AUTOGRAD
-                    fn = plain_cache.get(below)
-                    if fn is not None:
-                        return fn(*args, **kwargs) if kwargs else fn(*args)
-                    hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
-                    if hit is not None and hit[1] == RAW:
-                        return hit[0](op, hit[2], args, kwargs)
-            return autograd_kernel(op, ks, args, kwargs)
+            if not args or _forward_state.active:
+                return autograd_kernel(op, ks, args, kwargs)
+            t = args[0]
+            try:
+                needs = t._requires_grad or (t._base is not None and t._base._requires_grad)
+            except AttributeError:  # None, or a non-Tensor a kernel passed through
+                return autograd_kernel(op, ks, args, kwargs)
+            if needs and _grad_state.enabled:
+                return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
+            fn = plain_cache.get(ks & BELOW_AUTOGRAD)  # _redispatch_raw's first step, inline
+            if fn is not None:
+                return fn(*args, **kwargs) if kwargs else fn(*args)
+            return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
 
         return one_tensor
     if layout == ((0, False), (1, False)):
 
         def two_tensors(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-            if len(args) > 1 and not _forward_state.active:
-                a = args[0]
-                b = args[1]
-                try:
-                    needs = (a._requires_grad or b._requires_grad or (a._base is not None and a._base._requires_grad)
-                             or (b._base is not None and b._base._requires_grad))
-                except AttributeError:
-                    needs = True
-                if not needs or not _grad_state.enabled:
-                    below = ks & BELOW_AUTOGRAD
-                    fn = plain_cache.get(below)
-                    if fn is not None:
-                        return fn(*args, **kwargs) if kwargs else fn(*args)
-                    hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
-                    if hit is not None and hit[1] == RAW:
-                        return hit[0](op, hit[2], args, kwargs)
-            return autograd_kernel(op, ks, args, kwargs)
+            if len(args) < 2 or _forward_state.active:
+                return autograd_kernel(op, ks, args, kwargs)
+            a = args[0]
+            b = args[1]
+            try:
+                needs = (a._requires_grad or b._requires_grad or (a._base is not None and a._base._requires_grad)
+                         or (b._base is not None and b._base._requires_grad))
+            except AttributeError:
+                return autograd_kernel(op, ks, args, kwargs)
+            if needs and _grad_state.enabled:
+                return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
+            fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+            if fn is not None:
+                return fn(*args, **kwargs) if kwargs else fn(*args)
+            return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
 
         return two_tensors
     return autograd_kernel
