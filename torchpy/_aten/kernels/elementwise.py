@@ -468,7 +468,8 @@ def make_kernel(
              else None for i, plan in enumerate(plans)]
 
     def binary(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Tensor:
-        if type(a) is Tensor and type(b) is Tensor and not rest and not kwargs:
+        if ((type(a) is Tensor or isinstance(a, Tensor)) and (type(b) is Tensor or isinstance(b, Tensor))
+                and not rest and not kwargs):
             d = a._dtype
             plan = lanes[d._index]
             x = a._data
