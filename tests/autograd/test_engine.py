@@ -332,3 +332,34 @@ def test_a_formula_registered_after_first_use_is_recorded_from_then_on():
         assert x.grad.tolist() == [3.0, 3.0]
     finally:
         dict.pop(FORMULAS, "engine_late_formula::triple", None)
+
+
+@pytest.mark.parametrize("passing", ["by position", "by keyword"])
+def test_formulas_get_their_saved_values_by_position_or_by_keyword(passing):
+    # A formula whose parameters after grad are exactly its saved names (and needs) is called
+    # by position; one with another parameter (here a default) by keyword. Both see the same.
+    from torchpy.autograd.derivatives import FORMULAS, derivative
+
+    ns = "engine_formula_" + passing.replace(" ", "_")
+    lib = torchpy.library.Library(ns, "DEF")
+    lib.define("scaled(Tensor x, float s) -> Tensor")
+    lib.impl("scaled", lambda x, s: x * s, "CPU")
+    seen = []
+    if passing == "by position":
+        def formula(grad, s, x, needs):
+            seen.append((s, x.tolist(), needs))
+            return grad * s
+    else:
+        def formula(grad, x, s, needs, extra=10):
+            seen.append((s, x.tolist(), needs))
+            return grad * s
+    try:
+        derivative(f"{ns}::scaled", "ScaledBackward0", inputs=("x",), save=("x", "s"))(formula)
+        assert (FORMULAS[f"{ns}::scaled"].positional is not None) == (passing == "by position")
+        x = torchpy.tensor([1.0, 2.0], requires_grad=True)
+        getattr(torchpy.ops, ns).scaled(x, 4.0).sum().backward()
+        assert x.grad.tolist() == [4.0, 4.0]
+        assert seen == [(4.0, [1.0, 2.0], (True,))]
+    finally:
+        dict.pop(FORMULAS, f"{ns}::scaled", None)
+        lib._destroy()

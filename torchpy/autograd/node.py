@@ -99,16 +99,25 @@ class OpNode(Node):
             given = next(g for g in grad_outputs if g is not None)
             grad = tuple(_zeros(meta, given.device) if g is None and _differentiable(meta) else g
                          for g, meta in zip(grad_outputs, self._output_meta))
-        saved = {}
-        for name, value in self._saved.items():  # a loop, not a comprehension: no frame of its own
-            saved[name] = value.unpack() if type(value) is SavedTensor else _unpack(value)
-        if self._formula.takes_needs:
-            unwanted = pruning.unwanted[-1] if pruning.unwanted else None
-            if unwanted is None:
-                saved["needs"] = tuple([node is not None for node, _ in self._next_edges])
-            else:
-                saved["needs"] = tuple([node is not None and node not in unwanted for node, _ in self._next_edges])
-        result = self._formula.backward(grad, **saved)
+        formula = self._formula
+        positional = formula.positional
+        if positional is not None:  # the formula's parameters are the saved names: by position
+            stored = self._saved
+            values = []
+            for name in positional:
+                if name == "needs":
+                    values.append(self._needs())
+                else:
+                    value = stored[name]
+                    values.append(value.unpack() if type(value) is SavedTensor else _unpack(value))
+            result = formula.backward(grad, *values)
+        else:
+            saved = {}
+            for name, value in self._saved.items():  # a loop, not a comprehension: no frame of its own
+                saved[name] = value.unpack() if type(value) is SavedTensor else _unpack(value)
+            if formula.takes_needs:
+                saved["needs"] = self._needs()
+            result = formula.backward(grad, **saved)
         if type(result) is not tuple and not isinstance(result, (tuple, list)):
             result = (result,)
         out = []
@@ -123,6 +132,13 @@ class OpNode(Node):
                 grad = grad.to(dtype)
             out.append(grad)
         return out
+
+    def _needs(self) -> tuple[bool, ...]:
+        """Per input: whether its gradient is wanted (it has an edge the backward pass runs)."""
+        unwanted = pruning.unwanted[-1] if pruning.unwanted else None
+        if unwanted is None:
+            return tuple([node is not None for node, _ in self._next_edges])
+        return tuple([node is not None and node not in unwanted for node, _ in self._next_edges])
 
     def release_variables(self) -> None:
         for value in self._saved.values():

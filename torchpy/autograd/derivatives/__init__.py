@@ -36,6 +36,9 @@ class Derivative:
     save: tuple[str, ...]       # argument names and/or "result", "result0", ...
     backward: Callable
     takes_needs: bool = False   # the formula accepts needs=(bool, ...)
+    # The formula's parameters after the gradient, when they are exactly the saved names (and
+    # `needs`), so a node can pass them by position; None: by keyword.
+    positional: tuple[str, ...] | None = None
 
 
 class _Formulas(dict):
@@ -56,8 +59,14 @@ def derivative(op: str, node_name: str, inputs: tuple[str, ...], save: tuple[str
     def register(fn: Callable) -> Callable:
         if op in FORMULAS:
             raise RuntimeError(f"a derivative for {op} is already registered")
-        takes_needs = "needs" in inspect.signature(fn).parameters
-        FORMULAS[op] = Derivative(op, node_name, tuple(inputs), tuple(save), fn, takes_needs)
+        parameters = inspect.signature(fn).parameters
+        takes_needs = "needs" in parameters
+        after_grad = tuple(parameters)[1:]
+        saved_names = {name.replace(".", "_") for name in save}
+        plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in parameters.values())
+        positional = after_grad if plain and set(after_grad) == saved_names | ({"needs"} if takes_needs else set()) \
+            else None
+        FORMULAS[op] = Derivative(op, node_name, tuple(inputs), tuple(save), fn, takes_needs, positional)
         return fn
 
     return register
