@@ -10,7 +10,9 @@
   op's output; "result0", "result1" for several outputs). Non-tensor arguments
   are kept as they are; tensors are saved with a version check.
 * The formula gets the output gradient(s) first (one tensor, or a tuple for
-  multi-output ops), then the saved values as keyword arguments.
+  multi-output ops), then the saved values, named as in `save` ("self.shape" is
+  `self_shape`): by position when its other parameters are exactly those names (and
+  `needs`), else as keyword arguments.
 * A formula that takes a `needs` keyword gets a tuple of booleans, one per input: whether
   that input needs a gradient. Formulas use it to skip work (and the ops a dispatch mode
   would otherwise see), as PyTorch's generated code does.
