@@ -17,7 +17,9 @@ from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
-from .._tensor.torch_function import dispatch_from_binding, dispatch_to_mode, needs_override
+from .._tensor.torch_function import (
+    default_handler_class, dispatch_from_binding, dispatch_to_mode, needs_override, run_default,
+)
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
 from .._dispatch.ops import OpOverload as _OpOverload
@@ -71,6 +73,10 @@ def _unary(name: str, python_op: Any) -> Callable:
                 if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
                     return dispatch_to_mode(binding, args, kwargs)
                 return call(op, self._keyset, self)
+            if isinstance(self, Tensor):
+                cls = default_handler_class(args)
+                if cls is not None:  # a subclass with Tensor's default __torch_function__: its work, inline
+                    return run_default(cls, binding, op, args, {})
         return _slow(binding, python_op, args, kwargs)
 
     return binding
@@ -100,6 +106,10 @@ def _binary(name: str, python_op: Any) -> Callable:
                     other = wrap_number(other)
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 return call(on_number, self._keyset, self, other)
+        if len(args) == 2 and not kwargs and isinstance(args[0], Tensor) and isinstance(args[1], Tensor):
+            cls = default_handler_class(args)
+            if cls is not None:  # a subclass with Tensor's default __torch_function__: its work, inline
+                return run_default(cls, binding, on_tensor, args, {})
         return _slow(binding, python_op, args, kwargs)
 
     return binding
