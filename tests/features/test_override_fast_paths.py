@@ -43,7 +43,7 @@ PROGRAMS = {
     "add(p, x)": lambda lib, x, p: lib.add(p, x),
     "x.mul(2)": lambda lib, x, p: x.mul(2),
     "abs(x)": lambda lib, x, p: lib.abs(x),
-    "x.exp()": lambda lib, x, p: x.exp(),
+    "x.neg()": lambda lib, x, p: x.neg(),
     "mul(x, x)": lambda lib, x, p: lib.mul(x, x),
     "x.add(p)": lambda lib, x, p: x.add(p),
     "p.sub(x)": lambda lib, x, p: p.sub(x),
