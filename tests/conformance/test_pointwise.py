@@ -764,3 +764,22 @@ def test_same_dtype_tensor_pairs_take_torchs_layout_quietly(op, dtype):
         (theirs, ours) = results
         assert ours[:3] == theirs[:3], name
         np.testing.assert_array_equal(ours[3], theirs[3], err_msg=name)
+
+
+@pytest.mark.parametrize("number", [2, 2.5, -0.0, float("inf"), 1e30], ids=repr)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32"])
+def test_tensor_and_number_lane_as_torch(dtype, number):
+    """A tensor and a wrapped number of no higher category: the kernels' lane hands the ufunc
+    the Python number; dtype, values, strides and silence must stay torch's."""
+    base = np.arange(12.0).reshape(3, 4) - 5.0
+    for name, make in {"contiguous": lambda t: t, "transposed": lambda t: t.t()}.items():
+        results = []
+        for lib in (torch, torchpy):
+            x = make(lib.tensor(base).to(getattr(lib, dtype)))
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                outs = [x * number, x + number, x - number, number * x]
+            results.append([(str(o.dtype), tuple(o.stride()), np.array(o.tolist(), dtype=float)) for o in outs])
+        for (t_dtype, t_stride, t_values), (o_dtype, o_stride, o_values) in zip(*results):
+            assert (o_dtype, o_stride) == (t_dtype, t_stride), name
+            np.testing.assert_array_equal(o_values, t_values, err_msg=name)

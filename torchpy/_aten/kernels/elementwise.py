@@ -335,12 +335,22 @@ def _plan_for(plans: list[Plan | None], promoted: dtype, kind: Kind) -> Plan:
 
 # --- the kernels ------------------------------------------------------------------------------------
 
+def _result_cast(out: np.ndarray, np_result: np.dtype) -> np.ndarray:
+    """`out` in the result dtype; a float32 value beyond float16's range becomes inf silently,
+    as in PyTorch (NumPy's cast would warn)."""
+    token = _set_quiet(_QUIET)
+    try:
+        return out.astype(np_result)
+    finally:
+        _reset_quiet(token)
+
+
 def _finish(out: Any, plan: Plan) -> Tensor:
     if type(out) is not _ndarray:
         out = np.asarray(out)
     np_result = plan[2]
     if out.dtype is not np_result:
-        out = out.astype(np_result)
+        out = _result_cast(out, np_result)
     return from_array(out, plan[1])
 
 
@@ -459,13 +469,16 @@ def make_kernel(
         if type(out) is not _ndarray:
             out = np.asarray(out)
         if out.dtype is not plan[2]:
-            out = out.astype(plan[2])
+            out = _result_cast(out, plan[2])
         return from_array(out, plan[1])
 
-    # Per dtype: the plan when two plain tensors of that dtype need nothing but ufunc(x, y) on
-    # their arrays as they are (no check, no cast), the most common call; None elsewhere.
+    # Per dtype: the plan when a tensor of that dtype and a second operand need nothing but
+    # ufunc(x, y) (no check, no cast), the most common call; None elsewhere. The second operand
+    # is a tensor of the same dtype, or, where `numbers_too`, a wrapped number of no higher
+    # category, which the ufunc takes as the Python number (as the general path passes it).
     lanes = [plan if plan is not None and plan[5] and simple[i] and ufunc is not None and not check_always
              else None for i, plan in enumerate(plans)]
+    numbers_too = [plan is not None and plan[3] and (opmath_scalar or plan[4] is None) for plan in lanes]
 
     def binary(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Tensor:
         if ((type(a) is Tensor or isinstance(a, Tensor)) and (type(b) is Tensor or isinstance(b, Tensor))
@@ -473,9 +486,13 @@ def make_kernel(
             d = a._dtype
             plan = lanes[d._index]
             x = a._data
-            y = b._data
-            if (plan is not None and b._dtype is d and a._wrapped is None and b._wrapped is None
-                    and x is not None and y is not None):
+            if b._wrapped is None:
+                y = b._data
+                fits = b._dtype is d and y is not None
+            else:
+                y = b._wrapped
+                fits = numbers_too[d._index] and _CATEGORY[b._dtype._index] <= _CATEGORY[d._index]
+            if plan is not None and fits and a._wrapped is None and x is not None:
                 token = _set_quiet(_QUIET) if warns and plan[3] else None
                 try:
                     out = ufunc(x, y)
@@ -486,10 +503,10 @@ def make_kernel(
                         _reset_quiet(token)
                 if type(out) is not _ndarray:
                     return _finish(out, plan)
-                if out.ndim > 1 and not (x.flags.c_contiguous and y.flags.c_contiguous):
+                if out.ndim > 1 and b._wrapped is None and not (x.flags.c_contiguous and y.flags.c_contiguous):
                     out = torch_layout(out, (x, y))
                 if out.dtype is not plan[2]:
-                    out = out.astype(plan[2])
+                    out = _result_cast(out, plan[2])
                 return from_array(out, plan[1])
         try:
             da = a._dtype
@@ -545,7 +562,7 @@ def make_kernel(
         elif out.ndim > 1 and y_number is None and not (x.flags.c_contiguous and y.flags.c_contiguous):
             out = torch_layout(out, (x, y))
         if out.dtype is not plan[2]:
-            out = out.astype(plan[2])
+            out = _result_cast(out, plan[2])
         return from_array(out, plan[1])
 
     def binary_inplace(a: Any, b: Any) -> Tensor | None:
