@@ -417,6 +417,11 @@ class Binder:
         n = len(args)
         if n < self._n_required or n > self._n_positional or self._version != _converters_version:
             return self._bind_general(args, kwargs)
+        if kwargs and n + len(kwargs) <= self._n_args:
+            kwarg_only_index = self._kwarg_only_index
+            for name in kwargs:
+                if name not in kwarg_only_index:  # a positional parameter by keyword (x.sum(0, keepdim=True))
+                    return self._bind_general(args, kwargs)  # decided before the fast path does any work
         # Fast path: the positional parameters come positionally; keywords (if any)
         # name keyword-only parameters. Anything else (including every error, so that
         # errors come in torch.ops's order) takes the general path.
