@@ -160,51 +160,56 @@ def _call_below_python(handler: Any, op: Any, types: tuple, args: tuple, kwargs:
 
 
 # TLS state (its salt) -> the salt of the state a handler runs under: every key above Python
-# excluded; [True]: the Python key dropped too (the last mode is popped)
-_handler_states: dict[bool, dict[int, int]] = {False: {}, True: {}}
+# excluded; for the last mode (popped while its handler runs) the Python key dropped too
+_handler_states: dict[int, int] = {}
+_last_mode_states: dict[int, int] = {}
+_local = tls.local
 
 
 def _handler_state(saved: int, drop_python: bool) -> int:
-    state = _handler_states[drop_python].get(saved)
+    states = _last_mode_states if drop_python else _handler_states
+    state = states.get(saved)
     if state is None:
         included, excluded = tls.state_sets(saved)
         if drop_python:
             included &= ~PYTHON_BITS
-        state = _handler_states[drop_python][saved] = tls._salt_for(included, excluded | ABOVE_PYTHON)
+        state = states[saved] = tls._salt_for(included, excluded | ABOVE_PYTHON)
     return state
 
 
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     stack = mode_stack.modes
-    types, handler_args, handler_kwargs = (), args, kwargs  # a mode's common case: nothing to look at
-    if kwargs or not stack:
-        types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
-    else:
-        for a in args:  # only plain tensors: no types to report, no wrapped numbers to show
-            if type(a) is not Tensor or a._wrapped is not None:
-                types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
-                break
-    local = tls.local
-    saved = local.salt
-    if stack:
-        mode = stack.pop()  # the handler's own calls go to the next mode (or below)
-        last = not stack
-        # _handler_state's cache, read here: a mode's handler runs for every op
-        local.salt = _handler_states[last].get(saved) or _handler_state(saved, last)
+    saved = _local.salt
+    if stack:  # the innermost mode, popped while it runs: its own calls go to the next (or below)
+        types, handler_args, handler_kwargs = (), args, kwargs  # the common case: nothing to look at
+        if kwargs:
+            types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+        else:
+            for a in args:  # only plain tensors: no types to report, no wrapped numbers to show
+                if type(a) is not Tensor or a._wrapped is not None:
+                    types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+                    break
+        mode = stack.pop()
+        # _handler_state's caches, read here: a mode's handler runs for every op
+        if stack:
+            _local.salt = _handler_states.get(saved) or _handler_state(saved, False)
+        else:
+            _local.salt = _last_mode_states.get(saved) or _handler_state(saved, True)
         try:
             return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
-            local.salt = saved
+            _local.salt = saved
             stack.append(mode)
+    types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        local.salt = _handler_states[False].get(saved) or _handler_state(saved, False)
+        _local.salt = _handler_states.get(saved) or _handler_state(saved, False)
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:
-            local.salt = saved
+            _local.salt = saved
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it
