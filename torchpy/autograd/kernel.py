@@ -92,7 +92,7 @@ def specialize(op: Any) -> Any:
     """autograd_kernel for one op, with its test unrolled where the op's tensors are its first
     one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    plain_cache = op._plain_cache  # the same dict for the op's lifetime
+    plain_cache, cache = op._plain_cache, op._cache  # the same dicts for the op's lifetime
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
 
     if layout == ((0, False),):
@@ -107,10 +107,14 @@ def specialize(op: Any) -> Any:
                 return autograd_kernel(op, ks, args, kwargs)
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
-            fn = plain_cache.get(ks & BELOW_AUTOGRAD)  # _redispatch_raw's first step, inline
+            below = ks & BELOW_AUTOGRAD
+            fn = plain_cache.get(below)  # _redispatch_raw's steps, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
-            return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
+            hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
+            if hit is not None and hit[1] == RAW:
+                return hit[0](op, hit[2], args, kwargs)
+            return op._redispatch_raw(below, args, kwargs)
 
         return one_tensor
     if layout == ((0, False), (1, False)):
@@ -127,10 +131,14 @@ def specialize(op: Any) -> Any:
                 return autograd_kernel(op, ks, args, kwargs)
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
-            fn = plain_cache.get(ks & BELOW_AUTOGRAD)
+            below = ks & BELOW_AUTOGRAD
+            fn = plain_cache.get(below)
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
-            return _feature_below(op, ks & BELOW_AUTOGRAD, args, kwargs)
+            hit = cache.get(below)
+            if hit is not None and hit[1] == RAW:
+                return hit[0](op, hit[2], args, kwargs)
+            return op._redispatch_raw(below, args, kwargs)
 
         return two_tensors
     return autograd_kernel
