@@ -398,6 +398,7 @@ ERROR_CASES = [
     ("sum", (), {}),
     ("sum", (X, 0, True, None), {}),  # a keyword-only argument passed positionally
     ("sum", (X, 0, True, None, 1), {}),  # more arguments than the schema has
+    ("sum", (X, "s"), {"a": 1, "b": 2, "c": 3}),  # the count is checked before any value
     ("sum", (X, 0), {"foo": 1}),  # unknown keyword
     ("sum", (X, 0), {"foo": 1, "bar": 2}),
     ("sum", (X,), {"foo": 1}),  # missing is reported before unknown
@@ -671,3 +672,15 @@ def test_tensor_classes_are_learnt_for_the_fast_path():
     assert binder.bind((a, b), {}) == ((a, b), {})
     assert Fresh in binding._TENSOR_TYPES
     assert binder.bind((a, b), {}) == ((a, b), {})
+
+
+def test_keyword_only_converter_errors_come_in_schema_order(converters):
+    def bad_device(value):
+        raise RuntimeError(f"bad device string: {value}")
+
+    converters("Device", bad_device)
+    binder = Binder(parse_schema("aten::f(int[] size, *, int? dtype=None, Device? device=None) -> Tensor"))
+    with pytest.raises(BindError, match="argument 'dtype'"):
+        binder.bind(([2],), {"device": "s", "dtype": "bad"})
+    with pytest.raises(RuntimeError, match="bad device string"):
+        binder.bind(([2],), {"device": "s", "dtype": 1})

@@ -417,7 +417,9 @@ class Binder:
         n = len(args)
         if n < self._n_required or n > self._n_positional or self._version != _converters_version:
             return self._bind_general(args, kwargs)
-        if kwargs and n + len(kwargs) <= self._n_args:
+        if kwargs:
+            if n + len(kwargs) > self._n_args:
+                return self._bind_general(args, kwargs)  # raises "expected at most"
             kwarg_only_index = self._kwarg_only_index
             for name in kwargs:
                 if name not in kwarg_only_index:  # a positional parameter by keyword (x.sum(0, keepdim=True))
@@ -468,8 +470,9 @@ class Binder:
             if type(value) not in unchanged[i]:
                 try:
                     value = self._coercers[i](value)
-                except _Mismatch:
-                    return self._bind_general(args, kwargs)  # reports errors in schema order
+                except Exception:  # a refusal, or a converter's own error (Device "s"): keywords
+                    # come in the caller's order, errors must come in schema order
+                    return self._bind_general(args, kwargs)
             if has_default[i]:
                 default = defaults[i]
                 if value is default or (type(value) is type(default) and default_equals(value, default)):
