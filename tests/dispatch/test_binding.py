@@ -8,11 +8,16 @@ objects with a `_keyset` on the other; everything else is the same Python value.
 
 from __future__ import annotations
 
+import random
+import re
 
+import numpy as np
 import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+import torchpy
+from tests.conformance.dispatch_log import dispatch_log
 from torchpy._dispatch import binding
 from torchpy._dispatch.binding import (
     NO_MATCH,
@@ -170,7 +175,7 @@ def without_converters():
     """These tests describe the dispatch layer on its own: converters that higher layers
     registered (number -> Tensor, ints -> dtype objects, ...) are set aside meanwhile."""
     saved = {name: register_type_converter(name, None) for name in list(binding._converters)}
-    yield
+    yield saved
     for name in list(binding._converters):
         register_type_converter(name, None)
     for name, fn in saved.items():
@@ -674,6 +679,214 @@ def test_tensor_classes_are_learnt_for_the_fast_path():
     assert binder.bind((a, b), {}) == ((a, b), {})
 
 
+# --- the fast path against the general one ---------------------------------------------------------
+#
+# `Binder.bind` binds valid calls itself, positional parameters named by keyword included
+# (x.sum(0, keepdim=True)), and hands anything unusual to `_bind_general`. For random calls
+# on every aten schema (and the synthetic ones above) both must give the same (args, kwargs),
+# types and kwargs order included, or the same error; and both must agree with the
+# normalization rules applied to `bind_values` (every argument, converted, in schema order).
+
+_POOLS = {  # values each type takes (some only through a converter: 2 for a Tensor)
+    "Tensor": ["x", "y", 2],
+    "Tensor[]": [["x", "y"], ("x",), []],
+    "Tensor?[]": [["x", None], ("y",), []],
+    "Scalar": [1, 2, 1.0, True, 0.5, 1j],
+    "int": [0, 1, -1, 2, True, False],
+    "bool": [True, False, None, 1, 0],
+    "float": [0.0, 1.0, 1, 0.5, True],
+    "str": ["mean", "none", "sum"],
+    "complex": [1j, 1, 0.5],
+    "int[]": [[], [0], [0, 1], (1,), 0, 2, [True], range(2)],
+    "float[]": [[1.0], [1], (0.5, 1.5), 0.5],
+    "bool[]": [[True], [1]],
+    "ScalarType": ["float32", "int64", 6, 4],
+    "Layout": ["strided"],
+    "Device": ["cpu", "cpu-device"],
+    "MemoryFormat": ["contiguous_format", 0],
+}
+_REFUSED = [None, 1.5, "s", [0.5], ("x",), "x", object()]  # some type refuses each of these
+
+
+def _pool(t) -> list:
+    inner = t.unwrap_optional()
+    key = str(inner).replace("SymInt", "int")
+    if inner.is_list:
+        key = re.sub(r"\[\d*\]$", "[]", key)  # int[2] -> int[]
+    values = _POOLS.get(key, [0])
+    return values + [None] if t.is_optional else values
+
+
+def _materialize_aten(value, objects: dict):
+    """The call with the names in `objects` ("x", "float32", ...) replaced by those objects."""
+    if type(value) is str and value in objects:
+        return objects[value]
+    if isinstance(value, list):
+        return [_materialize_aten(v, objects) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_materialize_aten(v, objects) for v in value)
+    if isinstance(value, dict):
+        return {k: _materialize_aten(v, objects) for k, v in value.items()}
+    return value
+
+
+def _random_value(arg, rng):
+    if arg.has_default and rng.random() < 0.4:
+        default = arg.default_value
+        if type(default) is list and rng.random() < 0.5:
+            return tuple(default)  # the same value, spelled differently
+        return default
+    if rng.random() < 0.07:
+        return rng.choice(_REFUSED)
+    return rng.choice(_pool(arg.type))
+
+
+def _random_calls(schema, rng, count: int):
+    """Calls with the first few positional parameters given positionally and a random
+    selection of the rest by keyword (in a shuffled order), now and then a bad one."""
+    arguments = schema.arguments
+    positional = [a for a in arguments if not a.kwarg_only]
+    for _ in range(count):
+        n = rng.randint(0, len(positional))
+        args = tuple(_random_value(a, rng) for a in positional[:n])
+        named = [a for a in arguments[n:] if rng.random() < (0.5 if a.has_default else 0.95)]
+        rng.shuffle(named)
+        kwargs = {a.name: _random_value(a, rng) for a in named}
+        odd = rng.random()
+        if odd < 0.04:
+            kwargs["no_such_argument"] = 1
+        elif odd < 0.08 and n:
+            kwargs[positional[rng.randrange(n)].name] = args[-1]  # also given positionally
+        elif odd < 0.1:
+            args = args + (0,) * rng.randint(1, 3)  # too many
+        yield args, kwargs
+
+
+def _form(value, names: dict):
+    """A comparable form that keeps Python types, list/tuple and kwargs order."""
+    if hasattr(value, "_keyset"):
+        if id(value) in names:
+            return ("T", names[id(value)])
+        return ("T*", str(value.dtype), value.tolist())  # made from a number by a converter
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_form(v, names) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(k, _form(v, names)) for k, v in value.items()])
+    return (type(value).__name__, repr(value))
+
+
+def _outcome(fn, args, kwargs, names):
+    try:
+        got_args, got_kwargs = fn(args, dict(kwargs))
+    except Exception as error:  # noqa: BLE001 - the error is the result
+        return ("error", type(error).__name__, str(error))
+    return _form(got_args, names), _form(got_kwargs, names)
+
+
+def _by_the_rules(binder, args, kwargs):
+    """The normalized call, from every argument's value and the rules in binding's docstring."""
+    values = binder.bind_values(args, kwargs)  # raises torch.ops's error for a bad call
+    arguments = binder.schema.arguments
+    defaults = binder._defaults  # converted as the values are
+
+    def differs(i):
+        return not arguments[i].has_default or not default_equals(values[i], defaults[i])
+
+    n = len(args)
+    n_positional = sum(1 for a in arguments if not a.kwarg_only)
+    n_required = max((i + 1 for i, a in enumerate(arguments) if not a.kwarg_only and not a.has_default),
+                     default=0)
+    # A positional argument given by keyword is kept when it is required or not its default,
+    # with everything before it; otherwise trailing arguments equal to their default go.
+    keep = max((i + 1 for i in range(n, n_positional) if arguments[i].name in kwargs and differs(i)),
+               default=0)
+    if not keep:
+        keep = n
+        while keep > n_required and not differs(keep - 1):
+            keep -= 1
+    out_kwargs = {a.name: values[i] for i, a in enumerate(arguments)
+                  if a.kwarg_only and a.name in kwargs and differs(i)}
+    return tuple(values[:keep]), out_kwargs
+
+
+def _equivalence_schemas():
+    aten = torchpy.ops.aten
+    schemas = [parse_schema(f"{NS}::{op}{tail}") for op, tail in SCHEMAS.items()]
+    for name in aten:
+        packet = getattr(aten, name)
+        schemas += [getattr(packet, overload)._schema for overload in packet.overloads()]
+    return schemas
+
+
+@pytest.mark.parametrize("converters_on", [False, True], ids=["bare", "with-converters"])
+def test_fast_path_matches_general_path(without_converters, converters_on):
+    if converters_on:  # as torchpy runs: numbers become tensors, dtypes are objects, ...
+        for name, fn in without_converters.items():
+            register_type_converter(name, fn)
+    objects = {"x": torchpy.ones(2), "y": torchpy.zeros(3), "float32": torchpy.float32,
+               "int64": torchpy.int64, "strided": torchpy.strided, "cpu-device": torchpy.device("cpu"),
+               "contiguous_format": torchpy.contiguous_format}
+    names = {id(objects["x"]): "x", id(objects["y"]): "y"}
+    rng = random.Random(2013)
+    schemas = _equivalence_schemas()
+    assert len(schemas) > 800
+    bound_fast = 0  # calls naming a positional parameter by keyword that bind did alone
+    for schema in schemas:
+        binder = Binder(schema)
+        general_calls = []
+        general = binder._bind_general
+        binder._bind_general = lambda a, k: general_calls.append(1) or general(a, k)
+        n_positional = sum(1 for a in schema.arguments if not a.kwarg_only)
+        for args, kwargs in _random_calls(schema, rng, 30):
+            args, kwargs = _materialize_aten(args, objects), _materialize_aten(kwargs, objects)
+            general_calls.clear()
+            fast = _outcome(binder.bind, args, kwargs, names)
+            assert fast == _outcome(general, args, kwargs, names), (str(schema), args, kwargs)
+            by_rules = _outcome(lambda a, k: _by_the_rules(binder, a, k), args, kwargs, names)
+            assert fast == by_rules, (str(schema), args, kwargs)
+            if fast[0] == "error":
+                continue
+            # values of list parameters are fresh lists: neither the caller's nor a default
+            shared = {id(v) for v in (*args, *kwargs.values(), *binder._defaults) if type(v) is list}
+            bound_args, bound_kwargs = binder.bind(args, kwargs)
+            for name, value in (*zip(binder._names, bound_args), *bound_kwargs.items()):
+                is_list = schema.arguments[binder._index[name]].type.unwrap_optional().is_list
+                assert not (is_list and id(value) in shared), (str(schema), name)
+            keyword_positional = any(binder._index.get(k, n_positional) < n_positional for k in kwargs)
+            if keyword_positional and not general_calls:
+                bound_fast += 1
+    assert bound_fast > 4000  # the comparison did exercise the new fast path
+
+
+def test_keyword_positionals_examples():
+    x, y = Tensor("x"), Tensor("y")
+    sum_ = Binder(_schema("sum"))
+    assert sum_.bind((x, 0), {"keepdim": True}) == ((x, [0], True), {})
+    assert sum_.bind((x, 0), {"keepdim": False}) == ((x, [0]), {})
+    assert sum_.bind((x,), {"dim": 0, "keepdim": False}) == ((x, [0]), {})
+    assert sum_.bind((), {"keepdim": True, "self": x, "dim": None}) == ((x, None, True), {})
+    many = Binder(_schema("many"))
+    args, kwargs = many.bind((x,), {"l": (3,), "b": 1.0, "k": 2})
+    assert args == (x, 1, 1.0, [], None, [0, 0], None, None, None, None, None, 0.0, [3], 2) and kwargs == {}
+    assert args[3] is not many._defaults[3]  # a list default is filled in as a copy
+    addout = Binder(_schema("addout"))
+    assert addout.bind((), {"out": y, "other": y, "alpha": 2, "self": x}) == ((x, y), {"alpha": 2, "out": y})
+
+
+def test_errors_keep_their_order_with_keywords():
+    x = Tensor("x")
+    sum_ = Binder(_schema("sum"))
+    # the count is checked before any value (torch.ops's order), keyword or not
+    with pytest.raises(BindError, match="expected at most 4 argument"):
+        sum_.bind((x, "bad"), {"a": 1, "b": 2, "c": 3})
+    # a missing positional argument before a refused keyword-only one
+    with pytest.raises(BindError, match="missing value for argument 'dim'"):
+        sum_.bind((x,), {"keepdim": True, "dtype": 1.5})
+    many = Binder(_schema("many"))
+    with pytest.raises(BindError, match="argument 'c'"):  # schema order, not the keywords' order
+        many.bind((x,), {"d": "bad", "c": "bad"})
+
+
 def test_keyword_only_converter_errors_come_in_schema_order(converters):
     def bad_device(value):
         raise RuntimeError(f"bad device string: {value}")
@@ -684,3 +897,36 @@ def test_keyword_only_converter_errors_come_in_schema_order(converters):
         binder.bind(([2],), {"device": "s", "dtype": "bad"})
     with pytest.raises(RuntimeError, match="bad device string"):
         binder.bind(([2],), {"device": "s", "dtype": 1})
+
+
+# --- what a TorchDispatchMode sees from Python calls with keywords, against torch -----------------
+
+def _typed_log(lib, fn, x):
+    return repr(dispatch_log(lib, fn, x))  # repr: 0 and False, [0] and (0,) differ
+
+
+PYTHON_KEYWORD_CALLS = [
+    lambda t, x: x.sum(0, keepdim=True),
+    lambda t, x: x.sum(dim=0, keepdim=False),
+    lambda t, x: x.sum(dim=0),
+    lambda t, x: x.sum(dim=(0, 1), keepdim=True),
+    lambda t, x: t.sum(x, dim=1),
+    lambda t, x: x.softmax(dim=-1),
+    lambda t, x: t.softmax(x, dim=0, dtype=t.float64),
+    lambda t, x: x.mean(dim=[0], keepdim=True),
+    lambda t, x: x.mean(1, keepdim=False),
+    lambda t, x: x.max(dim=1),
+    lambda t, x: x.max(dim=1, keepdim=True),
+    lambda t, x: x.transpose(dim0=0, dim1=1),
+    lambda t, x: x.cumsum(dim=0),
+    lambda t, x: x.argmax(dim=1, keepdim=True),
+    lambda t, x: x.add(x, alpha=2),
+    lambda t, x: t.add(x, other=x),
+    lambda t, x: t.ones(2, 3, dtype=t.float32),
+]
+
+
+@pytest.mark.parametrize("fn", PYTHON_KEYWORD_CALLS, ids=range(len(PYTHON_KEYWORD_CALLS)))
+def test_python_keyword_calls_dispatch_as_torch(fn):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    assert _typed_log(torchpy, fn, x) == _typed_log(torch, fn, x)

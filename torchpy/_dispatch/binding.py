@@ -361,6 +361,14 @@ def make_coercer(t: Type, in_list: bool = False) -> Callable[[Any], Any]:
     return _identity  # tuples, Dict(...), Future(...): not checked
 
 
+def _kept_by_coercion(default: Any, unchanged: frozenset[type] | set[type]) -> bool:
+    """Whether a parameter's (converted) default comes out of its coercer as it is; a list
+    of numbers comes out as an equal fresh list, which is what a filled-in list must be."""
+    if type(default) is list:
+        return all(type(item) in (int, float, bool) for item in default)
+    return type(default) in unchanged
+
+
 def _cast_details(t: Type, value: Any) -> str:
     jit = t.jit_str()
     if t.unwrap_optional() == BaseType("Scalar"):
@@ -406,6 +414,12 @@ class Binder:
                     pass  # e.g. a Device default spelled "cpu" with no Device converter
             defaults.append(value)
         self._defaults = tuple(defaults)
+        # What `bind` puts in for a positional parameter left out before one named by keyword:
+        # its default where the coercion loop takes it as it is (a list is copied, as it must
+        # be), else _ABSENT (required, or a converted object: the general path fills those).
+        self._gap_defaults = tuple(
+            default if arg.has_default and _kept_by_coercion(default, unchanged) else _ABSENT
+            for arg, default, unchanged in zip(arguments, self._defaults, self._unchanged))
 
     # -- public -----------------------------------------------------------------------------
 
@@ -414,23 +428,48 @@ class Binder:
 
         The result's kwargs is always a new dict; its args is `args` itself when
         nothing needed converting or dropping."""
+        # Fast path for valid calls. Anything unusual (an unknown or repeated keyword, too
+        # many arguments, a missing one, a keyword-only value a coercer refuses) takes the
+        # general path, so that errors come in torch.ops's order; most of that is decided
+        # before any work.
         n = len(args)
-        if n < self._n_required or n > self._n_positional or self._version != _converters_version:
+        if n > self._n_positional or self._version != _converters_version:
             return self._bind_general(args, kwargs)
+        values = None  # the positional values, once they differ from `args`
+        named = 0  # keywords that name positional parameters (x.sum(0, keepdim=True))
         if kwargs:
             if n + len(kwargs) > self._n_args:
                 return self._bind_general(args, kwargs)  # raises "expected at most"
             kwarg_only_index = self._kwarg_only_index
+            end = n  # one past the last positional parameter named by keyword
             for name in kwargs:
-                if name not in kwarg_only_index:  # a positional parameter by keyword (x.sum(0, keepdim=True))
-                    return self._bind_general(args, kwargs)  # decided before the fast path does any work
-        # Fast path: the positional parameters come positionally; keywords (if any)
-        # name keyword-only parameters. Anything else (including every error, so that
-        # errors come in torch.ops's order) takes the general path.
+                if name not in kwarg_only_index:
+                    i = self._index.get(name, -1)
+                    if i < n:  # an unknown name (-1), or one also given positionally
+                        return self._bind_general(args, kwargs)
+                    named += 1
+                    if i >= end:
+                        end = i + 1
+            if named:
+                # PyTorch keeps a positional argument given by keyword when it is required
+                # or not its default, with every one before it, and otherwise drops
+                # trailing defaults: the rule for positional calls, applied to the call
+                # spelled out positionally up to the last parameter named. So spell it out.
+                values = list(args)
+                names = self._names
+                for i in range(n, end):
+                    value = kwargs.get(names[i], _ABSENT)
+                    if value is _ABSENT:
+                        value = self._gap_defaults[i]
+                        if value is _ABSENT:  # required, or a default the loop below would alter
+                            return self._bind_general(args, kwargs)
+                    values.append(value)
+                n = end
+        if n < self._n_required:
+            return self._bind_general(args, kwargs)  # raises "missing value"
         unchanged = self._unchanged
-        values = None
         i = 0
-        for value in args:
+        for value in args if values is None else values:
             if type(value) not in unchanged[i]:
                 if values is None:
                     values = list(args)
@@ -452,11 +491,10 @@ class Binder:
                 n -= 1
             del values[n:]
         bound_args = args if values is None else tuple(values)
-        if not kwargs:
+        if not kwargs or named == len(kwargs):  # no keyword-only arguments given
             if self._n_kwarg_only_required:
                 return self._bind_general(args, kwargs)  # raises "missing value"
             return bound_args, {}
-        kwarg_only_index = self._kwarg_only_index
         has_default = self._has_default
         defaults = self._defaults
         out_kwargs = {}
@@ -465,8 +503,8 @@ class Binder:
         last = -1
         for name, value in kwargs.items():
             i = kwarg_only_index.get(name, -1)
-            if i < 0:  # a positional parameter by keyword, or an unknown name
-                return self._bind_general(args, kwargs)
+            if i < 0:  # a positional parameter, bound above
+                continue
             if type(value) not in unchanged[i]:
                 try:
                     value = self._coercers[i](value)
@@ -534,9 +572,7 @@ class Binder:
                 default = self._defaults[i]
                 values.append(default.copy() if type(default) is list else default)
             else:
-                raise BindError(
-                    f"{self._label} is missing value for argument '{names[i]}'. "
-                    f"Declaration: {self._declaration}")
+                raise self._missing_error(i)
         if consumed != len(kwargs):
             raise self._kwargs_error(kwargs, n)
         return values
@@ -560,47 +596,45 @@ class Binder:
         names = self._names
         has_default = self._has_default
         defaults = self._defaults
-        consumed = 0
-        keep = 0  # positional arguments to keep, from those passed by keyword
         for i in range(n, n_positional):
             value = kwargs.get(names[i], _ABSENT)
             if value is _ABSENT:
                 if not has_default[i]:
-                    self._collect(args, kwargs)  # raises "missing value"
+                    raise self._missing_error(i)
                 default = defaults[i]
-                values.append(default.copy() if type(default) is list else default)
-            else:
-                consumed += 1
-                if type(value) not in unchanged[i]:
-                    value = self._coerce(i, value)
-                values.append(value)
-                if not has_default[i] or not default_equals(value, defaults[i]):
-                    keep = i + 1
-        if keep:
-            del values[keep:]
-        else:  # drop trailing positional arguments equal to their default
-            end = n
-            while end > self._n_required and default_equals(values[end - 1], defaults[end - 1]):
-                end -= 1
-            del values[end:]
+                value = default.copy() if type(default) is list else default
+            elif type(value) not in unchanged[i]:
+                value = self._coerce(i, value)
+            values.append(value)
+        # Trailing values equal to their default go: PyTorch's normalization, whichever
+        # of them came by keyword (see `bind`).
+        end = n_positional
+        while end > self._n_required and default_equals(values[end - 1], defaults[end - 1]):
+            end -= 1
+        del values[end:]
         out_kwargs = {}
         for i in range(n_positional, self._n_args):
             name = names[i]
             value = kwargs.get(name, _ABSENT)
             if value is _ABSENT:
                 if not has_default[i]:
-                    self._collect(args, kwargs)  # raises "missing value"
+                    raise self._missing_error(i)
                 continue
-            consumed += 1
             if type(value) not in unchanged[i]:
                 value = self._coerce(i, value)
             if not has_default[i] or not default_equals(value, defaults[i]):
                 out_kwargs[name] = value
-        if consumed != len(kwargs):
-            raise self._kwargs_error(kwargs, n)
+        for name in kwargs:  # the keywords left over, reported once every value is checked
+            if self._index.get(name, -1) < n:
+                raise self._kwargs_error(kwargs, n)
         return tuple(values), out_kwargs
 
     # -- errors -----------------------------------------------------------------------------------
+
+    def _missing_error(self, index: int) -> BindError:
+        return BindError(
+            f"{self._label} is missing value for argument '{self._names[index]}'. "
+            f"Declaration: {self._declaration}")
 
     def _type_error(self, index: int, value: Any) -> BindError:
         arg = self.schema.arguments[index]
