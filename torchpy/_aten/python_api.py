@@ -34,7 +34,8 @@ class _Candidate:
 
     __slots__ = ("op", "tensor_positions", "tensor_names", "return_type", "varargs_at", "is_factory",
                  "option_defaults", "out_names", "aliases", "int_positions", "int_names",
-                 "max_positional", "names", "required_kwargs", "sized_symint")
+                 "bool_positions", "bool_names", "max_positional", "names", "required_kwargs",
+                 "sized_symint")
 
     def __init__(self, op: OpOverload, return_type: type | None, is_method: bool = False) -> None:
         schema = op._schema
@@ -82,6 +83,11 @@ class _Candidate:
         ints = [(i, a.name) for i, a in enumerate(schema.arguments) if a.type.base_name in ("int", "SymInt")]
         self.int_positions = tuple(i for i, _ in ints)
         self.int_names = frozenset(name for _, name in ints)
+        # bool parameters, where it takes nothing but a bool (x.sum(0, 1) is a TypeError), or
+        # None for an optional one.
+        bools = [(i, a) for i, a in enumerate(schema.arguments) if str(a.type) in ("bool", "bool?")]
+        self.bool_positions = tuple((i, a.type.is_optional) for i, a in bools)
+        self.bool_names = {a.name: a.type.is_optional for _, a in bools}
         # NumPy's names, which PyTorch's parser accepts too: x.sum(axis=0, keepdims=True).
         self.aliases = tuple((alias, name) for alias, name in (("axis", "dim"), ("keepdims", "keepdim"))
                              if name in names)
@@ -108,7 +114,12 @@ class _Candidate:
         requires_grad = False
         if self.is_factory and ("requires_grad" in kwargs or self.option_defaults):
             kwargs = dict(kwargs)
-            requires_grad = bool(kwargs.pop("requires_grad", False))
+            requires_grad = kwargs.pop("requires_grad", False)
+            if requires_grad is None:
+                requires_grad = False
+            elif type(requires_grad) is not bool:
+                raise TypeError(f"{self.op._schema.name.split('::')[-1]}(): argument 'requires_grad' must be bool, "
+                                f"not {type(requires_grad).__name__}")
             for name, value in self.option_defaults:
                 if kwargs.get(name) is None:
                     kwargs[name] = value
@@ -156,6 +167,21 @@ class _Candidate:
                 return True
         return False
 
+    def takes_other_as_bool(self, args: tuple, kwargs: dict) -> bool:
+        n = len(args)
+        for i, optional in self.bool_positions:
+            if i < n and not _is_bool(args[i], optional):
+                return True
+        for name, value in kwargs.items():
+            optional = self.bool_names.get(name)
+            if optional is not None and not _is_bool(value, optional):
+                return True
+        return False
+
+
+def _is_bool(value: Any, optional: bool) -> bool:
+    return type(value) is bool or (optional and value is None)
+
 
 def _int_list_problem(value: Any) -> str | None:
     """What PyTorch's parser says of a value given for an int list, or None if it takes it."""
@@ -183,9 +209,9 @@ class PythonOp:
         self.is_method = is_method
         self.allow_numbers = name in NUMBERS_AS_TENSORS
         self.candidates = [_Candidate(op, _return_type(name, op), is_method) for op in ops]
-        # Which overload a call shape (argument types, keyword names) picked last time. Overload
-        # resolution depends on types only, except for the contents of lists (a bool in an int
-        # list), so calls with a list or tuple argument are not cached.
+        # Which overload a call shape (argument types, keyword names and their value types) picked
+        # last time. Overload resolution depends on types only, except for the contents of lists
+        # (a bool in an int list), so calls with a list or tuple argument are not cached.
         self._plans: dict[tuple, _Candidate] = {}
 
     def add_overload(self, op: OpOverload) -> None:
@@ -193,7 +219,7 @@ class PythonOp:
         self._plans.clear()
 
     def __call__(self, args: tuple, kwargs: dict) -> Any:
-        shape = (*map(type, args), *kwargs) if kwargs else tuple(map(type, args))
+        shape = (*map(type, args), *kwargs, *map(type, kwargs.values())) if kwargs else tuple(map(type, args))
         candidate = self._plans.get(shape)
         if candidate is not None:
             op = candidate.op
@@ -222,6 +248,8 @@ class PythonOp:
             if not self.allow_numbers and candidate.takes_number_as_tensor(call_args, call_kwargs):
                 continue
             if candidate.int_positions and candidate.takes_bool_as_int(call_args, call_kwargs):
+                continue
+            if candidate.bool_positions and candidate.takes_other_as_bool(call_args, call_kwargs):
                 continue
             try:
                 bound_args, bound_kwargs = op._binder.bind(call_args, call_kwargs)
