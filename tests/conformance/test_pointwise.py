@@ -783,3 +783,52 @@ def test_tensor_and_number_lane_as_torch(dtype, number):
         for (t_dtype, t_stride, t_values), (o_dtype, o_stride, o_values) in zip(*results):
             assert (o_dtype, o_stride) == (t_dtype, t_stride), name
             np.testing.assert_array_equal(o_values, t_values, err_msg=name)
+
+
+# --- relu / clamp on large arrays (kernels/bounds.py spreads the bound into an array) ------------
+
+def _special_values(shape, dtype):
+    values = np.random.default_rng(1).standard_normal(shape) * 3
+    flat = values.reshape(-1)
+    flat[:6] = [NAN, -INF, INF, -0.0, 0.0, -NAN]
+    return values.astype(dtype)
+
+
+BOUNDED = {
+    "relu": lambda t, x: t.relu(x),
+    "relu_": lambda t, x: x.clone().relu_(),
+    "clamp_min 0": lambda t, x: t.clamp(x, min=0),
+    "clamp_min -0.0": lambda t, x: t.clamp(x, min=-0.0),
+    "clamp 0.5, 1.5": lambda t, x: t.clamp(x, 0.5, 1.5),
+    "clamp_max 0": lambda t, x: t.clamp(x, max=0),
+    "clamp_max -1": lambda t, x: t.clamp_max(x, -1),
+    "clamp nan": lambda t, x: t.clamp(x, min=NAN),
+    "F.relu transposed": lambda t, x: t.nn.functional.relu(x.t()),
+    "clamp transposed": lambda t, x: t.clamp(x.t(), -1, 1),
+}
+
+
+def _bounded_cases():
+    for name in BOUNDED:
+        for shape in [(8,), (64, 256)]:
+            for dtype in ["float32", "float64", "float16", "int32", "int64", "uint8"]:
+                if "transposed" in name and len(shape) == 1:
+                    continue  # a 1-d tensor has no transpose to take
+                if dtype[0] in "iu" and ("nan" in name or "0.5" in name or "-0.0" in name):
+                    continue  # a float bound on an integer tensor is another promotion case (covered above)
+                yield name, shape, dtype
+
+
+@pytest.mark.parametrize("name,shape,dtype", list(_bounded_cases()))
+def test_relu_and_clamp_keep_bits_and_layout(name, shape, dtype):
+    """Bit-exact values (NaN payloads, signed zeros, infinities) and torch's strides."""
+    values = _special_values(shape, "float64")
+    if dtype[0] in "iu":
+        values = np.nan_to_num(values, nan=0, posinf=100, neginf=-100)
+        values = np.abs(values) if dtype == "uint8" else values
+    results = []
+    for lib in (torch, torchpy):
+        x = lib.tensor(values.astype(dtype)) if dtype != "float16" else lib.tensor(values).to(lib.float16)
+        out = BOUNDED[name](lib, x)
+        results.append((str(out.dtype), tuple(out.stride()), out.detach().numpy().tobytes()))
+    assert results[1] == results[0]

@@ -58,3 +58,24 @@ def test_bool_parameters_take_bools_only(call):
         except TypeError as error:
             outcomes.append(("TypeError", "requires_grad" in str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+# sum / mean take a hand-written method for one int dim (fast_methods.py); other forms must
+# still reach overload resolution and fail as torch's do.
+REDUCTION_FORMS = [
+    "x.sum(0, dim=0)", "x.sum(keepdim=True)", "x.sum(0, keepdim=True, dtype=lib.float64)", "x.mean(axis=0)",
+    "x.sum(0, True)", "x.mean(0, 1)", "x.sum(dim=0, keepdims=True)", "x.mean(dim=1.0)", "x.sum(0, True, True)",
+]
+
+
+@pytest.mark.parametrize("call", REDUCTION_FORMS)
+def test_reduction_method_forms(call):
+    outcomes = []
+    for lib in (torch, torchpy):
+        x = lib.ones(2, 3)
+        try:
+            result = eval(call, {"x": x, "lib": lib})
+            outcomes.append((tuple(result.shape), str(result.dtype)))
+        except TypeError:
+            outcomes.append("TypeError")
+    assert outcomes[0] == outcomes[1]

@@ -96,17 +96,37 @@ def _no_args_method(name: str, op_name: str) -> Callable:
     return method
 
 
+_DIM_AND_KEEPDIM = frozenset({"dim", "keepdim"})
+
+
 def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
-    """x.sum() / x.sum(0) / x.mean(-1): a whole reduction, or one int dim (normalized to [dim])."""
+    """x.sum() / x.sum(0) / x.mean(-1, keepdim=True) / x.sum(dim=1): a whole reduction, or one
+    int dim (normalized to [dim]) with keepdim given by position or keyword."""
     reduce_all, reduce_dim = aten(all_op), aten(dim_op)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and not _moded():
+        if _moded():
+            return _GENERATED[name](self, *args, **kwargs)
+        if not kwargs:
             if not args:
                 return call(reduce_all, self._keyset, self)
             if len(args) == 1 and type(args[0]) is int:
                 return call(reduce_dim, self._keyset, self, [args[0]])
+            if len(args) == 2 and type(args[0]) is int and type(args[1]) is bool:
+                return _one_dim(self, args[0], args[1])
+        elif len(args) <= 1 and kwargs.keys() <= _DIM_AND_KEEPDIM and (args or "dim" in kwargs) \
+                and not (args and "dim" in kwargs):
+            dim = args[0] if args else kwargs["dim"]
+            keepdim = kwargs.get("keepdim", False)
+            if type(dim) is int and type(keepdim) is bool:
+                return _one_dim(self, dim, keepdim)
         return _GENERATED[name](self, *args, **kwargs)
+
+    def _one_dim(self: Tensor, dim: int, keepdim: bool) -> Any:
+        # keepdim=False is the default: dropped, as the binder does (a mode sees torch's args)
+        if keepdim:
+            return call(reduce_dim, self._keyset, self, [dim], True)
+        return call(reduce_dim, self._keyset, self, [dim])
 
     return method
 

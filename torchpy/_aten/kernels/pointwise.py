@@ -22,6 +22,7 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, wrapped_number
 from ..registry import register
+from .bounds import maximum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, COMPLEX, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
     inplace_variant, make_kernel, on_meta, out_variant, register_variants,
@@ -449,7 +450,7 @@ def _cpu_check_relu(promoted: _dt.dtype, self: Tensor) -> None:
 @elementwise("relu", operands=1, cpu_check=_cpu_check_relu, cpu_check_dtypes=COMPLEX | {_dt.bool}, warns=False,
              out_keys=EXPLICIT, out_rule="generated")
 def relu(xp, self):
-    return xp.maximum(self, 0)
+    return maximum_with(self, 0) if xp is np else xp.maximum(self, 0)
 
 
 # --- rounding ----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..._tensor.enums import preserve_format, strided
 from ..._tensor.finfo import finfo
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
+from .bounds import maximum_with, minimum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
     make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout, type_meta_name,
@@ -45,21 +46,22 @@ def _check_clamp(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = Non
 
 
 def _clamp(xp: Any, self: Any, min: Any = None, max: Any = None) -> Any:
-    # min(max(x, lo), hi): NaN in x or in a bound propagates, and lo > hi gives hi
+    # min(max(x, lo), hi): NaN in x or in a bound propagates, and lo > hi gives hi. Bounds go
+    # first: on a tie (-0.0 and 0.0) NumPy returns the second operand, torch the input.
     out = self
     if min is not None:
-        out = xp.maximum(out, min)
+        out = xp.maximum(min, out)
     if max is not None:
-        out = xp.minimum(out, max)
+        out = xp.minimum(max, out)
     return out
 
 
 def _clamp_min(xp: Any, self: Any, min: Any) -> Any:
-    return xp.maximum(self, min)
+    return xp.maximum(min, self)
 
 
 def _clamp_max(xp: Any, self: Any, max: Any) -> Any:
-    return xp.minimum(self, max)
+    return xp.minimum(max, self)
 
 
 def _reject_complex(promoted: _dt.dtype, *args: Any) -> None:
@@ -95,9 +97,9 @@ def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
         # the common case: float32 / float64 and in-range numbers (NaN included) need no conversion
         out = self._data
         if min is not None:
-            out = np.maximum(out, min)
+            out = maximum_with(out, min)
         if max is not None:
-            out = np.minimum(out, max)
+            out = minimum_with(out, max)
         return from_array(np.asarray(out), self._dtype)
     promoted = _clamp_scalar_dtype(self, min, max)
     if self._data is not None:

@@ -47,10 +47,21 @@ def sum_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool, com
     return _add_reduce(cast(data, compute), axes, None, None, keepdim)
 
 
+def _summed_as_is(self: Tensor, dim: Any, keepdim: bool) -> Any:
+    """The NumPy sum of a float32 / float64 tensor over no dim or one (x.sum(), x.sum(0), the
+    un-broadcasting in autograd): one reduce, no dtype work. None for any other case."""
+    if dim is None:
+        return None if keepdim else _add_reduce(self._data, None)
+    if type(dim) is list and len(dim) == 1:
+        return _add_reduce(self._data, layout(self, dim, keepdim)[0], None, None, keepdim)
+    return None
+
+
 def sum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    data = self._data
-    if dim is None and not keepdim and dtype is None and data is not None and self._dtype in _SUMMED_AS_IS:
-        return from_array(np.asarray(_add_reduce(data, None)), self._dtype)  # x.sum() of a float tensor
+    if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
+        total = _summed_as_is(self, dim, keepdim)
+        if total is not None:
+            return from_array(total if type(total) is np.ndarray else np.asarray(total), self._dtype)
     result = _widened(self._dtype, dtype)
     axes, shape = layout(self, dim, keepdim)
     if self._data is None:
@@ -107,6 +118,11 @@ def _mean_dtype(self_dtype: dtype, requested: dtype | None, on_meta: bool = Fals
 
 
 def mean(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
+        total = _summed_as_is(self, dim, keepdim)
+        if total is not None:
+            axes = None if dim is None else layout(self, dim, keepdim)[0]
+            return from_array(np.asarray(total / reduction_size(self._shape, axes)), self._dtype)
     result = _mean_dtype(self._dtype, dtype, self._data is None)
     axes, shape = layout(self, dim, keepdim)
     if self._data is None:
