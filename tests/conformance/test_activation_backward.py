@@ -24,7 +24,9 @@ def test_threshold_backward_out():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
-def test_threshold_backward_special_values_bit_for_bit(dtype):
+@pytest.mark.parametrize("copies", [1, 300])  # under and over the size where the kernel switches method
+@pytest.mark.parametrize("transposed", [False, True])
+def test_threshold_backward_special_values_bit_for_bit(dtype, copies, transposed):
     # A NaN input passes the gradient (torch's rule is `self <= threshold ? 0 : grad`); an inf
     # or NaN gradient where the input is masked still gives +0.0.
     import numpy as np
@@ -32,9 +34,13 @@ def test_threshold_backward_special_values_bit_for_bit(dtype):
 
     import torchpy
 
-    grad = np.array([1.5, np.inf, np.nan, -2.0, np.nan, -np.inf, 3.0], dtype=dtype)
-    inp = np.array([np.nan, -1.0, -1.0, 0.0, 2.0, 5.0, -0.0], dtype=dtype)
-    ours = torchpy.ops.aten.threshold_backward(torchpy.tensor(grad), torchpy.tensor(inp), 0).numpy()
-    theirs = torch.ops.aten.threshold_backward(torch.tensor(grad), torch.tensor(inp), 0).numpy()
-    assert ours.dtype == theirs.dtype
-    assert ours.tobytes() == theirs.tobytes()
+    grad = np.tile(np.array([1.5, np.inf, np.nan, -2.0, np.nan, -np.inf, 3.0], dtype=dtype), (copies, 2))
+    inp = np.tile(np.array([np.nan, -1.0, -1.0, 0.0, 2.0, 5.0, -0.0], dtype=dtype), (copies, 2))
+    results = []
+    for lib in (torchpy, torch):
+        g, x = lib.tensor(grad), lib.tensor(inp)
+        if transposed:
+            g, x = g.t(), x.t()
+        out = lib.ops.aten.threshold_backward(g, x, 0)
+        results.append((str(out.dtype), out.stride(), out.numpy().tobytes()))
+    assert results[0] == results[1]
