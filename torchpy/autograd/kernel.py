@@ -251,7 +251,8 @@ class _FastRecord:
         fast = cls(formula, True)
         fast.node_class = _node_class(formula.node_name)
         fast.inputs = tuple(where[name] for name in formula.inputs)
-        fast.geometry = tuple((name.replace(".", "_"), *where[src], attr) for name, src, attr in plan.geometry)
+        fast.geometry = tuple((name.replace(".", "_"), *where[src], attr, _GEOMETRY[attr])
+                              for name, src, attr in plan.geometry)
         fast.saves = tuple((kind, name, detail, *where.get(name, (0, None))) for kind, name, detail in plan.saves
                            if kind != "geometry")
         fast.view = facts.kind == "view"
@@ -285,8 +286,9 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
             edges.append(_NO_EDGE)
             infos.append(None)
     saved: dict[str, Any] = {}
-    for key, index, default, attr in rec.geometry:  # before the op runs, as _record takes it
-        saved[key] = _geometry(args[index] if index < n else default, attr)
+    for key, index, default, attr, of_tensor in rec.geometry:  # before the op runs, as _record takes it
+        value = args[index] if index < n else default
+        saved[key] = of_tensor(value) if type(value) is Tensor else _geometry(value, attr)
 
     result = _run_below(op, ks, args, {})
     multi = isinstance(result, (tuple, list))
@@ -401,9 +403,19 @@ def _flat_inputs(values: dict[str, Any], names: tuple[str, ...]) -> list[Any]:
     return inputs
 
 
+def _shape_of(t: Tensor) -> tuple:
+    shape = t._shape
+    return shape if type(shape) is tuple else tuple(shape)
+
+
+def _stride_of(t: Tensor) -> tuple:
+    stride = t._stride  # None until asked: worked out from the array
+    return stride if type(stride) is tuple else tuple(t.stride())
+
+
 _GEOMETRY = {
-    "shape": lambda t: tuple(t._shape),
-    "stride": lambda t: tuple(t.stride()),
+    "shape": _shape_of,
+    "stride": _stride_of,
     "offset": lambda t: t.storage_offset(),
     "dtype": lambda t: t._dtype,
 }
