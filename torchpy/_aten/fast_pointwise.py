@@ -70,8 +70,9 @@ def _unary(name: str, python_op: Any) -> Callable:
         if len(args) == 1 and not kwargs:
             self = args[0]
             if type(self) is Tensor:
-                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs)
+                modes = _function_state.modes
+                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs, modes)
                 return call(op, self._keyset, self)
             if isinstance(self, Tensor):
                 cls = default_handler_class(args)
@@ -94,8 +95,9 @@ def _binary(name: str, python_op: Any) -> Callable:
             self, other = args
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
-                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs)
+                modes = _function_state.modes
+                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs, modes)
                 if kind is Tensor:
                     # fastcall.call's cached step, inline (autograd's kernel for these key sets)
                     hit = raw_cache.get(self._keyset | other._keyset | _local.salt)
@@ -150,8 +152,9 @@ def _where(name: str, python_op: Any) -> Callable:
         if len(args) == 3 and not kwargs:
             condition, self, other = args
             if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
-                if _function_state.modes and _function_state.enabled:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs)
+                modes = _function_state.modes
+                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs, modes)
                 return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
         return _slow(binding, python_op, args, kwargs)
 

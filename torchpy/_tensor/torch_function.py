@@ -202,10 +202,12 @@ def _all_declined(public_api: Callable, overloaded: list[Any]) -> TypeError:
     )
 
 
-def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict) -> Any:
+def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict, modes: list | None = None) -> Any:
     """dispatch_from_binding for a call none of whose arguments overrides, under a mode (the
-    binding may know that already): the innermost mode's handler, popped while it runs."""
-    modes = state.modes
+    binding may know that already): the innermost mode's handler, popped while it runs.
+    `modes`: this thread's mode stack, where the caller has read it already."""
+    if modes is None:
+        modes = state.modes
     mode = modes.pop()
     try:
         result = mode.__torch_function__(public_api, (), args, kwargs or None)
