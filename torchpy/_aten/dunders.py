@@ -33,7 +33,7 @@ import numpy as np
 from .._dispatch.ops import op_for
 from .._tensor.dtype import from_numpy_dtype
 from .._tensor.tensor import Tensor, from_array, wrapped_number
-from .._tensor.torch_function import default_handler_class, dispatch_from_binding, needs_override, run_default
+from .._tensor.torch_function import _DECLINED, dispatch_from_binding, needs_override, run_default_binary
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
 from .._dispatch.keys import DispatchKey
@@ -137,11 +137,12 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
                 return NotImplemented
         # the pre-test of _overridden, inline: this is the hottest path
         if type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS:
-            cls = default_handler_class((self, other))
-            if cls is not None:  # a subclass with Tensor's own __torch_function__: this dunder does its work
-                # (for two tensors that work is the op call itself, with nothing left to check)
-                work = on_tensor if isinstance(other, Tensor) else dunder
-                return run_default(cls, _handler(name), work, (self, other), {})
+            # a subclass with Tensor's own __torch_function__: this dunder does its work (for
+            # two tensors that work is the op call itself, with nothing left to check)
+            result = run_default_binary(_handler(name), on_tensor if isinstance(other, Tensor) else dunder,
+                                        self, other)
+            if result is not _DECLINED:
+                return result
             if needs_override((self, other), {}):
                 return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):

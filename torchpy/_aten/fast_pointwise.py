@@ -18,7 +18,8 @@ from typing import Any, Callable
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
 from .._tensor.torch_function import (
-    default_handler_class, dispatch_from_binding, dispatch_to_mode, needs_override, run_default,
+    _DECLINED, default_handler_class, dispatch_from_binding, dispatch_to_mode, needs_override, run_default,
+    run_default_binary,
 )
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
@@ -109,9 +110,10 @@ def _binary(name: str, python_op: Any) -> Callable:
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 return call(on_number, self._keyset, self, other)
         if len(args) == 2 and not kwargs and isinstance(args[0], Tensor) and isinstance(args[1], Tensor):
-            cls = default_handler_class(args)
-            if cls is not None:  # a subclass with Tensor's default __torch_function__: its work, inline
-                return run_default(cls, binding, on_tensor, args, {})
+            # a subclass with Tensor's default __torch_function__: its work, inline
+            result = run_default_binary(binding, on_tensor, args[0], args[1])
+            if result is not _DECLINED:
+                return result
         return _slow(binding, python_op, args, kwargs)
 
     return binding

@@ -200,7 +200,14 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         finally:
             _local.salt = saved
             stack.append(mode)
-    types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+    if kwargs:
+        types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+    else:  # _handler_inputs' cached plan, inline: a subclass's every op comes here
+        plan = _plans_by_signature.get(tuple(map(type, args)))
+        if plan is not None and not plan[1]:
+            types, handler_args, handler_kwargs = plan[0], args, kwargs
+        else:
+            types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)

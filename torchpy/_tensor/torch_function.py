@@ -365,6 +365,35 @@ def run_default(cls: type, func: Any, fn: Callable, args: tuple, kwargs: dict) -
         state.subclasses_enabled = previous
 
 
+_DECLINED = object()  # run_default_binary's "not a case it handles"
+
+
+def run_default_binary(func: Any, fn: Callable, a: Any, b: Any) -> Any:
+    """default_handler_class and run_default in one step for a binary call on (a, b), the
+    operator dunders' and pointwise bindings' common subclass case: `fn(a, b)` with subclasses'
+    __torch_function__ off, the result given the class. _DECLINED when the general protocol
+    must run (a mode, torch function disabled, two overriding classes, a class with its own
+    __torch_function__)."""
+    s = state
+    if s.modes or not s.enabled or not s.subclasses_enabled:
+        return _DECLINED
+    cls, other = type(a), type(b)
+    if cls in _PLAIN_TYPES:
+        cls = other
+    elif other is not cls and other not in _PLAIN_TYPES:
+        return _DECLINED
+    if cls in _PLAIN_TYPES or cls is list or cls is tuple or not _keeps_default(cls):
+        return _DECLINED
+    s.subclasses_enabled = False
+    try:
+        ret = fn(a, b)
+        if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
+            return ret
+        return _convert(ret, cls)
+    finally:
+        s.subclasses_enabled = True  # it was on: checked above
+
+
 def get_default_nowrap_functions() -> set:
     return _NO_WRAP
 
