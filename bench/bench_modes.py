@@ -15,7 +15,7 @@ import torch
 
 import torchpy
 
-from common import markdown_table, per_call_us
+from common import interleaved_us, markdown_table
 
 
 def _pass_through(mode_class, hook):
@@ -72,13 +72,15 @@ def _function_mode_case(lib):
     return _under_mode(mode, lib.add, lib)
 
 
-def _time(make, lib):
+def _time(make):
+    """(torchpy µs, torch µs) per op; the two alternate, round by round (common.interleaved_us)."""
     try:
-        case, per = make(lib)
-        case()
-        return per_call_us(case, number=2000, repeat=5) / per
+        (ours, per), (theirs, per_torch) = make(torchpy), make(torch)
+        ours(), theirs()
+        ours_us, theirs_us = interleaved_us([ours, theirs], number=1000, rounds=15)
+        return ours_us / per, theirs_us / per_torch
     except Exception as error:  # a piece that does not exist yet: report it
-        return f"n/a ({type(error).__name__})"
+        return f"n/a ({type(error).__name__})", "—"
 
 
 def run() -> list[str]:
@@ -86,14 +88,14 @@ def run() -> list[str]:
     for name, make, target in [("(a) pass-through TorchDispatchMode, `a + b`", _dispatch_mode_case, 0.5),
                                ("(b) wrapper subclass with tree_map, `a + b`", _wrapper_subclass_case, 0.2),
                                ("(c) pass-through TorchFunctionMode, `torch.add(a, b)`", _function_mode_case, 1.0)]:
-        ours, theirs = _time(make, torchpy), _time(make, torch)
+        ours, theirs = _time(make)
         ratio = f"{ours / theirs:.2f}×" if isinstance(ours, float) and isinstance(theirs, float) else "—"
         fmt = lambda v: f"{v:.2f}" if isinstance(v, float) else v  # noqa: E731
         rows.append([name, fmt(ours), fmt(theirs), ratio, f"≤ {target}×"])
     return [
         "## Subclasses and modes (issue 5)",
         "",
-        "µs per op, 4-element float32 tensors.",
+        "µs per op, 4-element float32 tensors; torchpy and torch alternate over 15 rounds, best round each.",
         "",
         *markdown_table(["case", "torchpy µs", "torch µs", "torchpy / torch", "target"], rows),
         "",
