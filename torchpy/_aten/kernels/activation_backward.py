@@ -3,9 +3,9 @@ threshold_backward (ReLU's gradient), tanh_backward, sigmoid_backward."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from typing import Any
+
+import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, from_array

@@ -47,20 +47,22 @@ def sum_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool, com
     return _add_reduce(cast(data, compute), axes, None, None, keepdim)
 
 
-def _summed_as_is(self: Tensor, dim: Any, keepdim: bool) -> Any:
-    """The NumPy sum of a float32 / float64 tensor over no dim or one (x.sum(), x.sum(0), the
-    un-broadcasting in autograd): one reduce, no dtype work. None for any other case."""
+def _summed_as_is(self: Tensor, dim: Any, keepdim: bool) -> tuple[Any, tuple[int, ...] | None] | None:
+    """(NumPy sum, axes) of a float32 / float64 tensor over no dim or one (x.sum(), x.sum(0),
+    the un-broadcasting in autograd): one reduce, no dtype work. None for any other case."""
     if dim is None:
-        return None if keepdim else _add_reduce(self._data, None)
+        return None if keepdim else (_add_reduce(self._data, None), None)
     if type(dim) is list and len(dim) == 1:
-        return _add_reduce(self._data, layout(self, dim, keepdim)[0], None, None, keepdim)
+        axes = layout(self, dim, keepdim)[0]
+        return _add_reduce(self._data, axes, None, None, keepdim), axes
     return None
 
 
 def sum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
     if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
-        total = _summed_as_is(self, dim, keepdim)
-        if total is not None:
+        summed = _summed_as_is(self, dim, keepdim)
+        if summed is not None:
+            total = summed[0]
             return from_array(total if type(total) is np.ndarray else np.asarray(total), self._dtype)
     result = _widened(self._dtype, dtype)
     axes, shape = layout(self, dim, keepdim)
@@ -119,9 +121,9 @@ def _mean_dtype(self_dtype: dtype, requested: dtype | None, on_meta: bool = Fals
 
 def mean(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
     if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
-        total = _summed_as_is(self, dim, keepdim)
-        if total is not None:
-            axes = None if dim is None else layout(self, dim, keepdim)[0]
+        summed = _summed_as_is(self, dim, keepdim)
+        if summed is not None:
+            total, axes = summed  # divided in the tensor's dtype, as PyTorch's mean does
             return from_array(np.asarray(total / reduction_size(self._shape, axes)), self._dtype)
     result = _mean_dtype(self._dtype, dtype, self._data is None)
     axes, shape = layout(self, dim, keepdim)
