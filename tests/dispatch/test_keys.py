@@ -152,3 +152,48 @@ def test_runtime_key_count_and_iteration_cover_every_slot_once():
     assert len(slots) == len(set(slots)) == len(K.RUNTIME_KEYS) - 1  # all but Undefined
     for a, b in itertools.pairwise(slots):
         assert K.functionality_of(a) <= K.functionality_of(b)
+
+
+def test_a_fresh_threads_tls_dict_holds_its_salt():
+    # Hot paths (autograd's recording, ADInplaceOrView, the Python key) read and write the salt
+    # through the thread's dict; a new thread must start with it there, at the default state.
+    seen = {}
+
+    def worker():
+        seen["dict"] = dict(tls.local.__dict__)
+        seen["sets"] = (tls.local.included, tls.local.excluded)
+
+    with _IncludeDispatchKeyGuard(DispatchKey.Functionalize):
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+    default = tls.state_sets(tls._DEFAULT_SALT)
+    assert seen == {"dict": {"salt": tls._DEFAULT_SALT}, "sets": default}
+
+
+def test_recording_and_modes_in_a_fresh_thread_restore_its_tls():
+    import torchpy
+    from torchpy.utils._python_dispatch import TorchDispatchMode
+
+    class Log(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.setdefault("ops", []).append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    seen = {}
+
+    def worker():
+        x = torchpy.ones(3, requires_grad=True)
+        with Log():
+            y = (x * 2).sum()  # recorded, under a mode: autograd and the Python key switch TLS
+        y.backward()
+        z = torchpy.ones(3)
+        z.add_(1)  # ADInplaceOrView switches it too
+        seen["grad"] = x.grad.tolist()
+        seen["salt"] = tls.local.salt
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    assert seen == {"ops": ["aten.mul.Tensor", "aten.sum.default"], "grad": [2.0, 2.0, 2.0],
+                    "salt": tls._DEFAULT_SALT}

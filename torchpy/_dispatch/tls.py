@@ -80,6 +80,12 @@ class _LocalDispatchKeys(threading.local):
 
     salt: int = _DEFAULT_SALT  # a class attribute: each thread's starting value
 
+    def __init__(self) -> None:
+        # In the thread's own dict too, so hot code may read it there: `local.__dict__` is one
+        # thread-local lookup, after which reads and writes are plain dict operations (an
+        # attribute read or write on a threading.local is a lookup each time).
+        self.salt = _DEFAULT_SALT
+
     @property
     def included(self) -> int:
         return _state_sets[self.salt >> SALT_SHIFT][0]
@@ -120,14 +126,17 @@ def transition(include: int = 0, uninclude: int = 0, exclude: int = 0) -> Callab
     its (included, excluded) pair, so the answer is cached per salt."""
     salts: dict[int, int] = {}
 
-    def next_salt() -> int:
-        current = local.salt
+    def next_salt(current: int | None = None) -> int:
+        """The target of the salt `current` (default: this thread's)."""
+        if current is None:
+            current = local.salt
         salt = salts.get(current)
         if salt is None:
             included, excluded = _state_sets[current >> SALT_SHIFT]
             salt = salts[current] = _salt_for((included | include) & ~uninclude, excluded | exclude)
         return salt
 
+    next_salt.salts = salts  # type: ignore[attr-defined]  (current -> target, for inline lookups)
     return next_salt
 
 

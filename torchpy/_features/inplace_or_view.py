@@ -20,6 +20,7 @@ _BELOW_EXCLUDED = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
 
 
 _below_salt = tls.excluding(_BELOW_EXCLUDED)  # this thread's salt, this key and autograd excluded
+_below_salts = _below_salt.salts
 
 
 def _written_arguments(schema: Any) -> tuple[tuple[int, str], ...]:
@@ -33,13 +34,13 @@ def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
     def inplace_or_view(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # Ops the kernel itself calls run below this key (and autograd), as under PyTorch's
         # AutoDispatchBelowADInplaceOrView: only this op bumps the versions.
-        local = tls.local
-        salt = local.salt
-        local.salt = _below_salt()
+        state = tls.local.__dict__  # the thread's TLS as a dict (see tls._LocalDispatchKeys)
+        salt = state["salt"]
+        state["salt"] = _below_salts.get(salt) or _below_salt(salt)
         try:
             result = op._redispatch_raw(ks & BELOW, args, kwargs)
         finally:
-            local.salt = salt
+            state["salt"] = salt
         n = len(args)
         for position, name in written:
             target = args[position] if position < n else kwargs.get(name)

@@ -179,7 +179,8 @@ def _handler_state(saved: int, drop_python: bool) -> int:
 
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     stack = mode_stack.modes
-    saved = _local.salt
+    state = _local.__dict__  # the thread's TLS as a dict: one lookup for every read and write below
+    saved = state["salt"]
     if stack:  # the innermost mode, popped while it runs: its own calls go to the next (or below)
         types, handler_args, handler_kwargs = (), args, kwargs  # the common case: nothing to look at
         if kwargs:
@@ -192,13 +193,13 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         mode = stack.pop()
         # _handler_state's caches, read here: a mode's handler runs for every op
         if stack:
-            _local.salt = _handler_states.get(saved) or _handler_state(saved, False)
+            state["salt"] = _handler_states.get(saved) or _handler_state(saved, False)
         else:
-            _local.salt = _last_mode_states.get(saved) or _handler_state(saved, True)
+            state["salt"] = _last_mode_states.get(saved) or _handler_state(saved, True)
         try:
             return mode.__torch_dispatch__(op, types, handler_args, handler_kwargs)
         finally:
-            _local.salt = saved
+            state["salt"] = saved
             stack.append(mode)
     if kwargs:
         types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
@@ -212,11 +213,11 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        _local.salt = _handler_states.get(saved) or _handler_state(saved, False)
+        state["salt"] = _handler_states.get(saved) or _handler_state(saved, False)
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:
-            _local.salt = saved
+            state["salt"] = saved
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it

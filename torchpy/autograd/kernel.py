@@ -261,6 +261,7 @@ class _FastRecord:
 
 
 _below_salt = tls.excluding(_BELOW_AUTOGRAD_EXCLUDED)  # this thread's salt, autograd keys excluded
+_below_salts = _below_salt.salts
 
 
 def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
@@ -378,13 +379,13 @@ def _check_mutations(op: Any, facts: _OpFacts, values: dict[str, Any]) -> None:
 
 
 def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    local = tls.local
-    salt = local.salt
-    local.salt = _below_salt()
+    state = tls.local.__dict__  # the thread's TLS as a dict: one lookup for the read and both writes
+    salt = state["salt"]
+    state["salt"] = _below_salts.get(salt) or _below_salt(salt)
     try:
         return op._redispatch_raw(ks, args, kwargs)
     finally:
-        local.salt = salt
+        state["salt"] = salt
 
 
 def _differentiable(t: Any) -> bool:
