@@ -37,6 +37,9 @@ def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs:
 
 
 class _FunctionState(threading.local):
+    """This thread's __torch_function__ state. Its attributes are set per thread, so hot code
+    may read them from `state.__dict__` (one thread-local lookup for several values)."""
+
     def __init__(self) -> None:
         self.modes: list = []
         self.subclasses_enabled = True  # DisableTorchFunctionSubclass turns this off
@@ -374,8 +377,8 @@ def run_default_binary(func: Any, fn: Callable, a: Any, b: Any) -> Any:
     __torch_function__ off, the result given the class. _DECLINED when the general protocol
     must run (a mode, torch function disabled, two overriding classes, a class with its own
     __torch_function__)."""
-    s = state
-    if s.modes or not s.enabled or not s.subclasses_enabled:
+    s = state.__dict__  # the thread's state as a dict: one thread-local lookup for all of it
+    if s["modes"] or not s["enabled"] or not s["subclasses_enabled"]:
         return _DECLINED
     cls, other = type(a), type(b)
     if cls in _PLAIN_TYPES:
@@ -384,14 +387,14 @@ def run_default_binary(func: Any, fn: Callable, a: Any, b: Any) -> Any:
         return _DECLINED
     if cls in _PLAIN_TYPES or cls is list or cls is tuple or not _keeps_default(cls):
         return _DECLINED
-    s.subclasses_enabled = False
+    s["subclasses_enabled"] = False
     try:
         ret = fn(a, b)
         if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
             return ret
         return _convert(ret, cls)
     finally:
-        s.subclasses_enabled = True  # it was on: checked above
+        s["subclasses_enabled"] = True  # it was on: checked above
 
 
 def get_default_nowrap_functions() -> set:
