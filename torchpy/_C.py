@@ -135,7 +135,8 @@ def __getattr__(name: str):
         from .utils._python_dispatch import _DisableTorchDispatch
 
         return _DisableTorchDispatch
-    if name in ("DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl"):
+    if name in ("DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl",
+                "_is_torch_function_enabled", "_is_torch_function_mode_enabled"):
         from ._tensor import torch_function
 
         return getattr(torch_function, name)

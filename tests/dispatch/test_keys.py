@@ -168,7 +168,16 @@ def test_a_fresh_threads_tls_dict_holds_its_salt():
         t.start()
         t.join()
     default = tls.state_sets(tls._DEFAULT_SALT)
-    assert seen == {"dict": {"salt": tls._DEFAULT_SALT}, "sets": default}
+    assert seen["sets"] == default
+    # the torch-function state kept on the same object starts fresh in the new thread too
+    assert seen["dict"] == {"salt": tls._DEFAULT_SALT, "modes": [], "subclasses_enabled": True, "enabled": True}
+
+
+def test_thread_state_refuses_a_name_twice():
+    with pytest.raises(RuntimeError, match="already defined"):
+        tls.thread_state(modes=list)
+    with pytest.raises(RuntimeError, match="already defined"):
+        tls.thread_state(salt=int)
 
 
 def test_recording_and_modes_in_a_fresh_thread_restore_its_tls():

@@ -114,3 +114,52 @@ def test_override_helpers():
     assert dummies[torchpy.add](torchpy.tensor([1.0]), torchpy.tensor([1.0])) == -1
     assert torchpy.overrides.handle_torch_function(
         torchpy.add, (ScalarLike(1),), ScalarLike(1), 2) == ("ScalarLike", "add", 2)
+
+
+def test_torch_function_state_queries_as_torch():
+    seen = []
+    for lib in (torch, torchpy):
+        state = []
+        report = lambda: state.append((lib._C._is_torch_function_enabled(),  # noqa: E731
+                                       lib._C._is_torch_function_mode_enabled()))
+        report()
+        with lib.overrides.TorchFunctionMode():
+            report()
+            with lib._C.DisableTorchFunction():
+                report()
+            with lib._C.DisableTorchFunctionSubclass():
+                report()
+        with lib._C.DisableTorchFunctionSubclass():
+            report()
+        seen.append(state)
+    assert seen[0] == seen[1]
+
+
+def test_function_modes_and_switches_are_per_thread():
+    # The mode stack and the DisableTorchFunction switches live on the dispatcher's per-thread
+    # object (tls.thread_state): another thread starts with none of this thread's state.
+    import threading
+
+    class Count(torchpy.overrides.TorchFunctionMode):
+        calls = 0
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            Count.calls += 1
+            return func(*args, **(kwargs or {}))
+
+    seen = {}
+
+    def worker():
+        x = torchpy.ones(2)
+        seen["result"] = (x + x).tolist()
+        seen["enabled"] = torchpy._C._is_torch_function_enabled()
+        seen["mode"] = torchpy.overrides._get_current_function_mode()
+
+    x = torchpy.ones(2)
+    with Count(), torchpy._C.DisableTorchFunctionSubclass():
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        x + x  # this thread's mode sees it
+    assert Count.calls == 1
+    assert seen == {"result": [2.0, 2.0], "enabled": True, "mode": None}

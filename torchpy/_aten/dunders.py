@@ -135,8 +135,10 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
             other = _operand(other, arrays)
             if other is _NOT_A_NUMBER:
                 return NotImplemented
-        # the pre-test of _overridden, inline: this is the hottest path
-        if type(self) is not Tensor or _function_state.modes or type(other) not in _PLAIN_OPERANDS:
+        # the pre-test of _overridden, inline: this is the hottest path. The function modes and
+        # the salt are both on the thread's TLS object: one lookup of its dict reads both.
+        thread = _local.__dict__
+        if type(self) is not Tensor or thread["modes"] or type(other) not in _PLAIN_OPERANDS:
             # a subclass with Tensor's own __torch_function__: this dunder does its work (for
             # two tensors that work is the op call itself, with nothing left to check)
             result = run_default_binary(_handler(name), on_tensor if isinstance(other, Tensor) else dunder,
@@ -147,7 +149,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
                 return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
             # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
-            hit = raw_cache.get(self._keyset | other._keyset | _local.salt)
+            hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
             if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
                 return hit[0](on_tensor, hit[1], (self, other), {})
             return on_tensor(self, other)

@@ -96,12 +96,13 @@ def _binary(name: str, python_op: Any) -> Callable:
             self, other = args
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
-                modes = _function_state.modes
-                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
+                thread = _local.__dict__  # function modes and salt: one thread-local lookup
+                modes = thread["modes"]
+                if modes and thread["enabled"]:  # plain tensors / numbers: a mode only
                     return dispatch_to_mode(binding, args, kwargs, modes)
                 if kind is Tensor:
                     # fastcall.call's cached step, inline (autograd's kernel for these key sets)
-                    hit = raw_cache.get(self._keyset | other._keyset | _local.salt)
+                    hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
                     if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
                         return hit[0](on_tensor, hit[1], args, {})
                     return call(on_tensor, self._keyset | other._keyset, self, other)

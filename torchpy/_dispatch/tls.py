@@ -74,17 +74,25 @@ def state_sets(salt: int) -> tuple[int, int]:
     return _state_sets[salt >> SALT_SHIFT]
 
 
+# Per-thread values that layers above keep on this same object (thread_state): name -> the
+# factory of a thread's starting value.
+_per_thread: dict[str, Callable[[], object]] = {}
+
+
 class _LocalDispatchKeys(threading.local):
     """This thread's TLS state, as its salt; its included and excluded keys (raw key sets)
-    are read from and written to the state table."""
+    are read from and written to the state table. Layers above keep their per-thread values
+    here too (thread_state), so that one thread-local lookup reaches all of them."""
 
     salt: int = _DEFAULT_SALT  # a class attribute: each thread's starting value
 
     def __init__(self) -> None:
-        # In the thread's own dict too, so hot code may read it there: `local.__dict__` is one
-        # thread-local lookup, after which reads and writes are plain dict operations (an
+        # Everything in the thread's own dict, so hot code may work there: `local.__dict__` is
+        # one thread-local lookup, after which reads and writes are plain dict operations (an
         # attribute read or write on a threading.local is a lookup each time).
         self.salt = _DEFAULT_SALT
+        for name, make in _per_thread.items():
+            setattr(self, name, make())
 
     @property
     def included(self) -> int:
@@ -104,6 +112,19 @@ class _LocalDispatchKeys(threading.local):
 
 
 local = _LocalDispatchKeys()
+
+
+def thread_state(**factories: Callable[[], object]) -> _LocalDispatchKeys:
+    """Keep per-thread values `name=factory` on this module's TLS object (each thread starts
+    with factory()) and return that object. For state read next to the salt on hot paths
+    (torch function modes): `local.__dict__` then holds both. Call it at import, before other
+    threads use the TLS (no __getattr__ fallback: it would slow every attribute read)."""
+    for name, make in factories.items():
+        if name in _per_thread or hasattr(_LocalDispatchKeys, name):
+            raise RuntimeError(f"per-thread state {name!r} is already defined")
+        _per_thread[name] = make
+        setattr(local, name, make())  # this thread's (the importing one's)
+    return local
 
 
 # Save / set / restore for kernels that change both sets around a call.

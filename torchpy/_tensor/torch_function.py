@@ -14,9 +14,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-import threading
 from typing import Any, Callable, Iterable, Iterator
 
+from .._dispatch import tls
 from .tensor import Tensor
 
 __all__ = [
@@ -36,17 +36,11 @@ def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs:
     return func(*args, **(kwargs or {}))
 
 
-class _FunctionState(threading.local):
-    """This thread's __torch_function__ state. Its attributes are set per thread, so hot code
-    may read them from `state.__dict__` (one thread-local lookup for several values)."""
-
-    def __init__(self) -> None:
-        self.modes: list = []
-        self.subclasses_enabled = True  # DisableTorchFunctionSubclass turns this off
-        self.enabled = True             # DisableTorchFunction turns this off
-
-
-state = _FunctionState()
+# This thread's __torch_function__ state: its mode stack, and the switches
+# DisableTorchFunctionSubclass (subclasses_enabled) and DisableTorchFunction (enabled) turn
+# off. It lives on the dispatcher's TLS object, so a binding reads it and the salt through one
+# thread-local lookup (`state.__dict__`).
+state = tls.thread_state(modes=list, subclasses_enabled=lambda: True, enabled=lambda: True)
 
 
 def disable_for_internals() -> tuple[bool, bool]:
@@ -286,7 +280,15 @@ class DisableTorchFunction:
 
 
 def _is_torch_function_enabled() -> bool:
-    return state.enabled
+    """torch._C._is_torch_function_enabled: False under DisableTorchFunction and under
+    DisableTorchFunctionSubclass alike."""
+    return state.enabled and state.subclasses_enabled
+
+
+def _is_torch_function_mode_enabled() -> bool:
+    """torch._C._is_torch_function_mode_enabled: a mode is pushed, and DisableTorchFunction is
+    not active."""
+    return bool(state.modes) and state.enabled
 
 
 def _convert(ret: Any, cls: type) -> Any:
