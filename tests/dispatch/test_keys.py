@@ -169,8 +169,9 @@ def test_a_fresh_threads_tls_dict_holds_its_salt():
         t.join()
     default = tls.state_sets(tls._DEFAULT_SALT)
     assert seen["sets"] == default
-    # the torch-function state kept on the same object starts fresh in the new thread too
-    assert seen["dict"] == {"salt": tls._DEFAULT_SALT, "modes": [], "subclasses_enabled": True, "enabled": True}
+    # the mode stacks and switches kept on the same object start fresh in the new thread too
+    assert seen["dict"] == {"salt": tls._DEFAULT_SALT, "modes": [], "subclasses_enabled": True, "enabled": True,
+                            "dispatch_modes": []}
 
 
 def test_thread_state_refuses_a_name_twice():

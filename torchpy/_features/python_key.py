@@ -22,7 +22,6 @@ came from.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from .._dispatch import keys as K
@@ -38,12 +37,9 @@ BELOW_PYTHON = K.full_after(DispatchKey.Python)
 ABOVE_PYTHON = K.FULL_KEYSET_BITS & ~((1 << (K.NUM_BACKENDS - 1 + DispatchKey.Python + 1)) - 1)
 
 
-class _ModeStack(threading.local):
-    def __init__(self) -> None:
-        self.modes: list = []
-
-
-mode_stack = _ModeStack()
+# This thread's TorchDispatchMode stack (mode_stack.dispatch_modes), kept on the dispatcher's
+# per-thread object so the Python key's fallback reads it and the salt with one lookup.
+mode_stack = tls.thread_state(dispatch_modes=list)
 
 
 _with_python_key = tls.transition(include=PYTHON_BITS)
@@ -51,14 +47,14 @@ _without_python_key = tls.transition(uninclude=PYTHON_BITS)
 
 
 def push_mode(mode: Any) -> None:
-    stack = mode_stack.modes
+    stack = mode_stack.dispatch_modes
     stack.append(mode)
     if len(stack) == 1:
         tls.local.salt = _with_python_key()
 
 
 def pop_mode() -> Any:
-    stack = mode_stack.modes
+    stack = mode_stack.dispatch_modes
     if not stack:
         raise AssertionError("Trying to pop from an empty mode stack")
     mode = stack.pop()
@@ -178,8 +174,8 @@ def _handler_state(saved: int, drop_python: bool) -> int:
 
 
 def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-    stack = mode_stack.modes
     state = _local.__dict__  # the thread's TLS as a dict: one lookup for every read and write below
+    stack = state["dispatch_modes"]
     saved = state["salt"]
     if stack:  # the innermost mode, popped while it runs: its own calls go to the next (or below)
         types, handler_args, handler_kwargs = (), args, kwargs  # the common case: nothing to look at

@@ -53,7 +53,7 @@ class _RuleAsMode:
 
 def _python_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     rules = _rules.get(op.name(), {})
-    stack = mode_stack.modes
+    stack = mode_stack.dispatch_modes
     if stack:
         mode = stack[-1]
         rule = rules.get(type(mode))

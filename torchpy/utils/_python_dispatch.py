@@ -72,16 +72,16 @@ class TorchDispatchMode:
 
 
 def _get_current_dispatch_mode() -> TorchDispatchMode | None:
-    stack = mode_stack.modes
+    stack = mode_stack.dispatch_modes
     return stack[-1] if stack else None
 
 
 def _get_current_dispatch_mode_stack() -> list[TorchDispatchMode]:
-    return list(mode_stack.modes)
+    return list(mode_stack.dispatch_modes)
 
 
 def _len_torch_dispatch_stack() -> int:
-    return len(mode_stack.modes)
+    return len(mode_stack.dispatch_modes)
 
 
 @contextlib.contextmanager
@@ -96,7 +96,7 @@ def _pop_mode_temporarily(k: Any = None) -> Iterator[TorchDispatchMode]:
 @contextlib.contextmanager
 def _disable_current_modes() -> Iterator[list[TorchDispatchMode]]:
     saved = []
-    while mode_stack.modes:
+    while mode_stack.dispatch_modes:
         saved.append(pop_mode())
     try:
         yield list(reversed(saved))
