@@ -131,23 +131,24 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     raw_cache = on_tensor._call_raw_cache
 
     def dunder(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor and not isinstance(other, Tensor):
+        tensor = type(other) is Tensor or isinstance(other, Tensor)
+        if not tensor:
             other = _operand(other, arrays)
             if other is _NOT_A_NUMBER:
                 return NotImplemented
+            tensor = isinstance(other, Tensor)  # a NumPy array becomes one
         # the pre-test of _overridden, inline: this is the hottest path. The function modes and
         # the salt are both on the thread's TLS object: one lookup of its dict reads both.
         thread = _local.__dict__
         if type(self) is not Tensor or thread["modes"] or type(other) not in _PLAIN_OPERANDS:
             # a subclass with Tensor's own __torch_function__: this dunder does its work (for
             # two tensors that work is the op call itself, with nothing left to check)
-            result = run_default_binary(_handler(name), on_tensor if isinstance(other, Tensor) else dunder,
-                                        self, other)
+            result = run_default_binary(_handler(name), on_tensor if tensor else dunder, self, other)
             if result is not _DECLINED:
                 return result
             if needs_override((self, other), {}):
                 return dispatch_from_binding(_handler(name), (self, other), {})
-        if isinstance(other, Tensor):
+        if tensor:
             # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
             hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
             if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
