@@ -10,9 +10,11 @@ shifted above every key bit, so ``tensor keys | salt`` names "these tensor keys
 under this thread's state" in one int: operators cache their resolved kernel
 under that int, and the hot path needs one attribute read and one `|`.
 
-The salt is all a thread stores: its included and excluded sets are read from the
-state it names, so a kernel that switches state around a call (autograd, the
-Python key) writes one attribute and restores one.
+The salt is all a thread stores of its key sets: its included and excluded sets are
+read from the state it names, so a kernel that switches state around a call
+(autograd, the Python key) writes one value and restores one. Layers above keep
+their own per-thread values on the same object (`thread_state`: the torch function
+and dispatch mode stacks), so hot code reads several with one thread-local lookup.
 """
 
 from __future__ import annotations
