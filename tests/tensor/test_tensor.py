@@ -220,3 +220,23 @@ def test_assert_same_catches_differences():
         assert_same(torchpy.tensor([1.0, 2.0]), torch.tensor([1.0, 2.5]))
     with pytest.raises(AssertionError):
         assert_same(torchpy.tensor([1, 2]), torch.tensor([1.0, 2.0]))
+
+
+# Empty tensors: NumPy gives every empty array zero strides; torch's depend on how the tensor
+# was made (contiguous for kernel results, factories and lists; the array's own for arrays).
+EMPTY_STRIDES = [
+    "lib.relu(lib.zeros(0, 3))", "lib.zeros(0, 3).exp()", "lib.zeros(2, 0) + 1", "lib.zeros(1, 0, 1) + lib.zeros(1, 0, 1)",
+    "lib.clamp(lib.zeros(0, 3), min=0.5)", "lib.zeros(2, 0, 4).sum(1)", "lib.zeros(2, 0, 4).mean(0)",
+    "lib.zeros(0, 3) @ lib.zeros(3, 5)", "lib.zeros(0, 3).clone()", "lib.cat([lib.zeros(0, 3), lib.zeros(0, 3)])",
+    "lib.tensor([[], []])", "lib.tensor(np.zeros((0, 3)))", "lib.tensor(np.zeros((1, 0, 1))).squeeze()",
+    "lib.from_numpy(np.zeros((0, 3)))", "lib.as_tensor(np.zeros((2, 0)))", "lib.zeros(0, 3).t().exp()",
+    "lib.zeros(0, 3).view(3, 0)", "lib.zeros(0, 3)[:, 1:]",
+]
+
+
+@pytest.mark.parametrize("expression", EMPTY_STRIDES)
+def test_strides_of_empty_tensors_match_torch(expression):
+    # (Left out: torch gives `zeros(1, 0, 1) * 2` strides (0, 1, 0), a TensorIterator quirk for a
+    # number against size-1 dims of an empty tensor.)
+    results = [eval(expression, {"lib": lib, "np": np}).stride() for lib in (torch, torchpy)]
+    assert results[1] == results[0]

@@ -92,6 +92,8 @@ def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,
         result = meta_tensor(array.shape, target)
     else:
         result = from_array(array, target)  # np.array made a fresh C-contiguous copy
+        if isinstance(data, np.ndarray):
+            result._stride = None  # torch keeps an array's own strides (zeros, if it is empty)
     result = _lifted(result)
     if requires_grad:
         result.requires_grad_(True)
@@ -120,6 +122,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "copy of your array  with array.copy().) "
         )
     result = from_array(array, _dt.from_numpy_dtype(array.dtype))
+    result._stride = tuple([s // array.itemsize for s in array.strides])  # the array's, as torch keeps them
     # As in torch, the storage starts at the array's first element and spans its extent.
     extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, array.strides)) // array.itemsize if array.size else 0
     result._storage = UntypedStorage(array, extent * array.itemsize, CPU)

@@ -427,7 +427,9 @@ def from_array(array: np.ndarray, d: dtype, cls: type = Tensor) -> Tensor:
     t._keyset = CPU_KEYSET
     t._data = array
     t._shape = array.shape
-    t._stride = None
+    # None: read off the array when asked. NumPy gives an empty array zero strides; a fresh
+    # empty tensor's are contiguous, as torch's (view_of sets a view's own).
+    t._stride = None if array.size else contiguous_strides(array.shape)
     t._offset = 0
     t._dtype = d
     t._device = CPU
