@@ -46,18 +46,24 @@ BOOL_CALLS = [
 ]
 
 
+def _outcome(lib, call, describe):
+    """describe(result) of `call` on x = lib.ones(2, 3), or the TypeError it raised (its type,
+    and whether it names requires_grad)."""
+    x = lib.ones(2, 3)
+    try:
+        return describe(eval(call, {"x": x, "lib": lib, "np": np}))
+    except TypeError as error:
+        return "TypeError", "requires_grad" in str(error)
+
+
+def _same_outcome(call, describe):
+    assert _outcome(torchpy, call, describe) == _outcome(torch, call, describe)
+
+
 @pytest.mark.parametrize("call", BOOL_CALLS)
 def test_bool_parameters_take_bools_only(call):
-    outcomes = []
-    for lib in (torch, torchpy):
-        x = lib.ones(2, 3)
-        try:
-            result = eval(call, {"x": x, "lib": lib, "np": np})
-            outcomes.append(tuple(result[0].shape) if isinstance(result, tuple) else
-                            (tuple(result.shape), result.requires_grad))
-        except TypeError as error:
-            outcomes.append(("TypeError", "requires_grad" in str(error)))
-    assert outcomes[0] == outcomes[1]
+    _same_outcome(call, lambda result: tuple(result[0].shape) if isinstance(result, tuple)
+                  else (tuple(result.shape), result.requires_grad))
 
 
 # sum / mean take a hand-written method for one int dim (fast_methods.py); other forms must
@@ -70,12 +76,4 @@ REDUCTION_FORMS = [
 
 @pytest.mark.parametrize("call", REDUCTION_FORMS)
 def test_reduction_method_forms(call):
-    outcomes = []
-    for lib in (torch, torchpy):
-        x = lib.ones(2, 3)
-        try:
-            result = eval(call, {"x": x, "lib": lib})
-            outcomes.append((tuple(result.shape), str(result.dtype)))
-        except TypeError:
-            outcomes.append("TypeError")
-    assert outcomes[0] == outcomes[1]
+    _same_outcome(call, lambda result: (tuple(result.shape), str(result.dtype)))

@@ -122,7 +122,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "copy of your array  with array.copy().) "
         )
     result = from_array(array, _dt.from_numpy_dtype(array.dtype))
-    result._stride = tuple([s // array.itemsize for s in array.strides])  # the array's, as torch keeps them
+    result._stride = None  # read off the array, as torch keeps them (zeros, if it is empty)
     # As in torch, the storage starts at the array's first element and spans its extent.
     extent = 1 + sum((n - 1) * s for n, s in zip(array.shape, array.strides)) // array.itemsize if array.size else 0
     result._storage = UntypedStorage(array, extent * array.itemsize, CPU)

@@ -13,7 +13,7 @@ from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
-from .tensor import Size, Tensor, contiguous_strides
+from .tensor import Size, Tensor, contiguous_strides_of
 
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
 _SLOTS = tuple(s for s in Tensor.__slots__ if s != "__weakref__")
@@ -74,16 +74,6 @@ _wrapper_keysets: dict[tuple[type, Any], int] = {}  # (class, device) -> key set
 _cpu_wrapper_keysets: dict[type, int] = {}  # the same for CPU, keyed by class alone (hashing a device costs)
 
 
-_contiguous: dict[tuple, tuple] = {}  # shape -> its contiguous strides, for wrappers' metadata
-
-
-def _contiguous_strides(shape: tuple) -> tuple:
-    if len(_contiguous) > 4096:  # shapes vary without bound in some programs: keep the cache small
-        _contiguous.clear()
-    strides = _contiguous[shape] = contiguous_strides(shape)
-    return strides
-
-
 def _wrapper_keyset(cls: type, dev: Any) -> int:
     keyset = _wrapper_keysets.get((cls, dev))
     if keyset is None:
@@ -127,7 +117,7 @@ def _make_wrapper_subclass(
     if strides is not None:
         out._stride = tuple(strides)
     else:
-        out._stride = _contiguous.get(shape) or _contiguous_strides(shape)
+        out._stride = contiguous_strides_of(shape)
     out._offset = storage_offset or 0
     out._dtype = dtype if dtype is not None else _dt.get_default_dtype()
     out._device = dev

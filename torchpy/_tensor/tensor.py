@@ -66,6 +66,20 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+_CONTIGUOUS: dict[tuple, tuple] = {}
+
+
+def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
+    """contiguous_strides(shape), remembered: views, copies and wrapper subclasses ask for the
+    same few shapes (the memo is cleared past 4096 shapes: some programs vary them without bound)."""
+    strides = _CONTIGUOUS.get(shape)
+    if strides is None:
+        if len(_CONTIGUOUS) > 4096:
+            _CONTIGUOUS.clear()
+        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
+    return strides
+
+
 def _address(array: np.ndarray) -> int:
     return array.__array_interface__["data"][0]
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor import tensor as _tensor_module
-from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, meta_tensor, view_of
+from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, contiguous_strides_of, meta_tensor, view_of
 from ..registry import register
 
 CEA = "CompositeExplicitAutograd"
@@ -82,19 +82,6 @@ def strided_array(self: Tensor, shape: Sequence[int], strides: Sequence[int], of
     if 0 in shape:  # addresses nothing: PyTorch allows any offset here, NumPy wants it in the buffer
         return np.ndarray(tuple(shape), np_dtype, buffer, min(offset * item, len(buffer)), (0,) * len(shape))
     return np.ndarray(tuple(shape), np_dtype, buffer, offset * item, tuple([s * item for s in strides]))
-
-
-_CONTIGUOUS: dict[tuple, tuple] = {}
-
-
-def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
-    """contiguous_strides(shape), remembered: views and copies ask for the same few shapes."""
-    strides = _CONTIGUOUS.get(shape)
-    if strides is None:
-        if len(_CONTIGUOUS) > 4096:
-            _CONTIGUOUS.clear()
-        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
-    return strides
 
 
 def shape_str(shape: Sequence[int]) -> str:
