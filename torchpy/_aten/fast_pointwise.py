@@ -112,7 +112,7 @@ def _binary(name: str, python_op: Any) -> Callable:
                 return call(on_number, self._keyset, self, other)
         if len(args) == 2 and not kwargs and isinstance(args[0], Tensor) and isinstance(args[1], Tensor):
             # a subclass with Tensor's default __torch_function__: its work, inline
-            result = run_default_binary(binding, on_tensor, args[0], args[1])
+            result = run_default_binary(binding, on_tensor, args[0], args[1], _local.__dict__, raw_cache)
             if result is not _DECLINED:
                 return result
         return _slow(binding, python_op, args, kwargs)

@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from .._dispatch import tls
+from .._dispatch.ops import PLAIN_CALL as _PLAIN_CALL
 from .._dispatch.ops import OpOverload, op_for
 
 _local = tls.local
 _OPS: dict[str, OpOverload] = {}
-_PLAIN_CALL = OpOverload.__call__
 
 
 def aten(name: str) -> OpOverload:

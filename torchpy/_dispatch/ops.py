@@ -207,6 +207,11 @@ class OpOverload:
         return hash(self.name())
 
 
+# OpOverload.__call__ as defined here: code that inlines its cached step checks that no trace
+# (trace.py) has swapped it
+PLAIN_CALL = OpOverload.__call__
+
+
 class OpOverloadPacket:
     """All overloads of one operator name, e.g. torchpy.ops.aten.add."""
 

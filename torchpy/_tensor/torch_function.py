@@ -17,6 +17,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator
 
 from .._dispatch import tls
+from .._dispatch.ops import PLAIN_CALL, OpOverload
 from .tensor import Tensor
 
 __all__ = [
@@ -373,30 +374,39 @@ def run_default(cls: type, func: Any, fn: Callable, args: tuple, kwargs: dict) -
 _DECLINED = object()  # run_default_binary's "not a case it handles"
 
 
-def run_default_binary(func: Any, fn: Callable, a: Any, b: Any) -> Any:
+def run_default_binary(func: Any, fn: Callable, a: Any, b: Any, thread: dict,
+                       raw_cache: dict | None = None) -> Any:
     """default_handler_class and run_default in one step for a binary call on (a, b), the
     operator dunders' and pointwise bindings' common subclass case: `fn(a, b)` with subclasses'
     __torch_function__ off, the result given the class. _DECLINED when the general protocol
     must run (a mode, torch function disabled, two overriding classes, a class with its own
-    __torch_function__)."""
-    s = state.__dict__  # the thread's state as a dict: one thread-local lookup for all of it
-    if s["modes"] or not s["enabled"] or not s["subclasses_enabled"]:
+    __torch_function__). `thread`: the thread's TLS dict (the caller has read it already);
+    `raw_cache`: fn's _call_raw_cache when fn is an OpOverload and a, b tensors, whose cached
+    step (a subclass's key set reaches autograd's kernel) is then taken inline."""
+    if thread["modes"] or not thread["enabled"] or not thread["subclasses_enabled"]:
         return _DECLINED
     cls, other = type(a), type(b)
     if cls in _PLAIN_TYPES:
         cls = other
     elif other is not cls and other not in _PLAIN_TYPES:
         return _DECLINED
-    if cls in _PLAIN_TYPES or cls is list or cls is tuple or not _keeps_default(cls):
+    if cls in _PLAIN_TYPES or cls is list or cls is tuple:
         return _DECLINED
-    s["subclasses_enabled"] = False
+    handler = cls.__torch_function__  # _keeps_default, inline
+    if getattr(handler, "__func__", None) is not _DEFAULT_IMPL or handler.__self__ is not cls:
+        return _DECLINED
+    thread["subclasses_enabled"] = False
     try:
-        ret = fn(a, b)
+        hit = None if raw_cache is None else raw_cache.get(a._keyset | b._keyset | thread["salt"])
+        if hit is not None and OpOverload.__call__ is PLAIN_CALL:
+            ret = hit[0](fn, hit[1], (a, b), {})
+        else:
+            ret = fn(a, b)
         if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
             return ret
         return _convert(ret, cls)
     finally:
-        s["subclasses_enabled"] = True  # it was on: checked above
+        thread["subclasses_enabled"] = True  # it was on: checked above
 
 
 def get_default_nowrap_functions() -> set:
