@@ -143,8 +143,8 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
         if type(self) is not Tensor or thread["modes"] or type(other) not in _PLAIN_OPERANDS:
             # a subclass with Tensor's own __torch_function__: this dunder does its work (for
             # two tensors that work is the op call itself, with nothing left to check)
-            result = run_default_binary(_handler(name), on_tensor if tensor else dunder, self, other, thread,
-                                        raw_cache if tensor else None)
+            result = run_default_binary(_handlers.get(name) or _handler(name), on_tensor if tensor else dunder,
+                                        self, other, thread, raw_cache if tensor else None)
             if result is not _DECLINED:
                 return result
             if needs_override((self, other), {}):

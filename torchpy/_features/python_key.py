@@ -206,11 +206,12 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
             types, handler_args, handler_kwargs = plan[0], args, kwargs
         else:
             types, handler_args, handler_kwargs = _handler_inputs(args, kwargs)
+    handler_salt = _handler_states.get(saved) or _handler_state(saved, False)
     for cls in types:
         # torch looks the handler up on an argument, so a plain method binds to that instance
         first = args[0] if args and type(args[0]) is cls else _first_instance(cls, args, kwargs)
         handler = first.__torch_dispatch__
-        state["salt"] = _handler_states.get(saved) or _handler_state(saved, False)
+        state["salt"] = handler_salt
         try:
             result = handler(op, types, handler_args, handler_kwargs)
         finally:

@@ -386,14 +386,18 @@ def run_default_binary(func: Any, fn: Callable, a: Any, b: Any, thread: dict,
     if thread["modes"] or not thread["enabled"] or not thread["subclasses_enabled"]:
         return _DECLINED
     cls, other = type(a), type(b)
-    if cls in _PLAIN_TYPES:
-        cls = other
-    elif other is not cls and other not in _PLAIN_TYPES:
-        return _DECLINED
+    if other is not cls:
+        if cls in _PLAIN_TYPES:
+            cls = other
+        elif other not in _PLAIN_TYPES:
+            return _DECLINED
     if cls in _PLAIN_TYPES or cls is list or cls is tuple:
         return _DECLINED
     handler = cls.__torch_function__  # _keeps_default, inline
-    if getattr(handler, "__func__", None) is not _DEFAULT_IMPL or handler.__self__ is not cls:
+    try:
+        if handler.__func__ is not _DEFAULT_IMPL or handler.__self__ is not cls:
+            return _DECLINED
+    except AttributeError:  # not a bound method: a staticmethod or another callable
         return _DECLINED
     thread["subclasses_enabled"] = False
     try:

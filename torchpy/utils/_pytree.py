@@ -1202,6 +1202,11 @@ def tree_map(func: Callable[..., Any], tree: PyTree, *rests: PyTree,
         # calls and the result are the same.
         kind = type(tree)
         if kind is tuple:  # a handler's args: _map_tuple's work without its call
+            if len(tree) == 2:  # a binary op's (self, other), unrolled: the loop costs as much again
+                first, second = tree
+                handler, handler2 = _MAP[type(first)], _MAP[type(second)]
+                return (func(first) if handler is None else handler(func, first),
+                        func(second) if handler2 is None else handler2(func, second))
             out = []
             for child in tree:
                 handler = _MAP[type(child)]
