@@ -97,6 +97,22 @@ def test_reassigning_torch_function_after_first_use_takes_effect():
     assert logs[0] == logs[1]
 
 
+def test_a_torch_function_that_is_no_bound_method_is_called_not_run_inline():
+    logs = []
+    for lib in LIBS:
+        log = []
+
+        def handler(func, types, args=(), kwargs=None):
+            log.append((func.__name__, _names(types)))
+            return "static"
+
+        Sub = type("Sub", (lib.Tensor,), {"__torch_function__": staticmethod(handler)})
+        x = lib.tensor([1.0, 2.0]).as_subclass(Sub)
+        log += [x + x, x * 2, lib.add(x, x), x.add(x)]
+        logs.append(log)
+    assert logs[0] == logs[1]
+
+
 def test_torch_function_bound_to_tensor_is_not_the_subclass_default():
     results = []
     for lib in LIBS:

@@ -120,14 +120,14 @@ def specialize(op: Any) -> Any:
     if layout == ((0, False), (1, False)):
 
         def two_tensors(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
-            if len(args) < 2 or _forward_state.active:
+            if _forward_state.active:
                 return autograd_kernel(op, ks, args, kwargs)
-            a = args[0]
-            b = args[1]
             try:
+                a = args[0]
+                b = args[1]
                 needs = (a._requires_grad or b._requires_grad or (a._base is not None and a._base._requires_grad)
                          or (b._base is not None and b._base._requires_grad))
-            except AttributeError:
+            except (IndexError, AttributeError):  # fewer arguments, or a non-Tensor among them
                 return autograd_kernel(op, ks, args, kwargs)
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
