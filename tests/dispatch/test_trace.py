@@ -76,3 +76,18 @@ def test_environment_variable_turns_tracing_on():
     env = dict(os.environ, TORCHPY_DISPATCH_TRACE="1")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert "call envtrace::f DispatchKeySet(CPU, BackendSelect, ADInplaceOrView) -> CPU [kernel]" in result.stderr
+
+
+def test_inline_cached_steps_still_show_every_call_under_a_trace():
+    # binary dunders and a default-__torch_function__ subclass's dunders skip OpOverload.__call__
+    # when no trace is active; under one, each top-level call appears
+    Sub = type("Sub", (torchpy.Tensor,), {})
+    x = torchpy.tensor([1.0, 2.0])
+    s = x.as_subclass(Sub)
+    for program in (lambda: x + x, lambda: s + s, lambda: torchpy.add(s, s), lambda: s * x):
+        program()  # the caches filled: the inline steps would find their entries
+        out = io.StringIO()
+        with torchpy.dispatch_trace(out):
+            program()
+        calls = [line for line in out.getvalue().splitlines() if line.startswith("call ")]
+        assert len(calls) == 1 and calls[0].split()[1] in ("aten::add.Tensor", "aten::mul.Tensor"), calls

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import math
+from operator import attrgetter
 from typing import Any, Iterator
 
 import numpy as np
@@ -179,13 +180,9 @@ class Tensor:
     def data_ptr(self) -> int:
         return 0 if self._data is None else _address(self._data)
 
-    @property
-    def dtype(self) -> dtype:
-        return self._dtype
-
-    @property
-    def device(self) -> device:
-        return self._device
+    # read by every wrapper subclass's constructor: a C-level getter spares a Python frame
+    dtype = property(attrgetter("_dtype"), doc="The tensor's dtype (torchpy.float32, ...).")
+    device = property(attrgetter("_device"), doc="The tensor's device (torchpy.device('cpu'), ...).")
 
     @property
     def layout(self) -> layout:

@@ -479,6 +479,8 @@ def make_kernel(
     lanes = [plan if plan is not None and plan[5] and simple[i] and ufunc is not None and not check_always
              else None for i, plan in enumerate(plans)]
     numbers_too = [plan is not None and plan[3] and (opmath_scalar or plan[4] is None) for plan in lanes]
+    # the lanes whose ufunc may raise floating-point warnings (float computation): run silenced
+    quiet = [plan is not None and warns and plan[3] for plan in lanes]
 
     def binary(a: Any, b: Any, *rest: Any, **kwargs: Any) -> Tensor:
         if ((type(a) is Tensor or isinstance(a, Tensor)) and (type(b) is Tensor or isinstance(b, Tensor))
@@ -493,14 +495,19 @@ def make_kernel(
                 y = b._wrapped
                 fits = numbers_too[d._index] and _CATEGORY[b._dtype._index] <= _CATEGORY[d._index]
             if plan is not None and fits and a._wrapped is None and x is not None:
-                token = _set_quiet(_QUIET) if warns and plan[3] else None
-                try:
-                    out = ufunc(x, y)
-                except ValueError as error:
-                    _shape_error((a, b), error)
-                finally:
-                    if token is not None:
+                if quiet[d._index]:
+                    token = _set_quiet(_QUIET)
+                    try:
+                        out = ufunc(x, y)
+                    except ValueError as error:
+                        _shape_error((a, b), error)
+                    finally:
                         _reset_quiet(token)
+                else:
+                    try:
+                        out = ufunc(x, y)
+                    except ValueError as error:
+                        _shape_error((a, b), error)
                 if type(out) is not _ndarray:
                     return _finish(out, plan)
                 if out.ndim > 1 and b._wrapped is None and not (x.flags.c_contiguous and y.flags.c_contiguous):
