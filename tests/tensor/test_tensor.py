@@ -240,3 +240,22 @@ def test_strides_of_empty_tensors_match_torch(expression):
     # number against size-1 dims of an empty tensor.)
     results = [eval(expression, {"lib": lib, "np": np}).stride() for lib in (torch, torchpy)]
     assert results[1] == results[0]
+
+
+def test_tensors_take_attributes_and_copies_keep_them_as_torch():
+    import copy
+
+    seen = []
+    for lib in (torch, torchpy):
+        t = lib.ones(2)
+        fresh = vars(lib.ones(1))
+        t.tag = "a"
+        p = lib.nn.Parameter(lib.ones(2))
+        p.tag = "p"
+        seen.append((
+            fresh, vars(t),
+            vars(copy.copy(t)), vars(copy.deepcopy(t)), vars(pickle.loads(pickle.dumps(t))),
+            hasattr(t.detach(), "tag"), hasattr(t[0:1], "tag"), hasattr(t + 1, "tag"),
+            vars(copy.deepcopy(p)), vars(pickle.loads(pickle.dumps(p))),
+        ))
+    assert seen[0] == seen[1]

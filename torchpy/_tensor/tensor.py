@@ -141,6 +141,7 @@ class Tensor:
         "_autograd_meta",    # autograd.graph.AutogradMeta (output_nr, hooks, ...), made on demand
         "_wrapped",          # the Python number a wrapped-number tensor came from, else None
         "__weakref__",
+        "__dict__",          # attributes code sets on a tensor (torch tensors take any)
     )
 
     # --- metadata ----------------------------------------------------------------------
