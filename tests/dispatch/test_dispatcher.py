@@ -442,3 +442,26 @@ def test_a_specializing_fallback_runs_its_per_operator_function(op_f):
         handle.remove()
         global_lib._destroy()
     assert op(cpu_tensor()) == "cpu"
+
+
+def test_a_fallback_recomputes_only_its_slots_and_leaves_every_table_as_a_full_recompute_would():
+    def tables():
+        return {name: (list(entry.table), list(entry.labels)) for name, entry in dispatcher.entries.items()}
+
+    def full_recompute():
+        for entry in dispatcher.entries.values():
+            entry.recompute(dispatcher.fallbacks)
+
+    before = tables()
+    kernel = dispatcher_module.Kernel(lambda op, ks, args, kwargs: "fallback", dispatcher_module.RAW, "here")
+    handle = dispatcher.register_fallback(DispatchKey.PrivateUse3, kernel)
+    try:
+        registered = tables()
+        assert registered != before
+        full_recompute()
+        assert tables() == registered
+    finally:
+        handle.remove()
+    assert tables() == before
+    full_recompute()
+    assert tables() == before

@@ -50,7 +50,7 @@ class NativeFunction:
         return self.python_name or self.schema.name.split("::")[1]
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser where PyYAML has it
     """Records each mapping's line so errors can point at it."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:

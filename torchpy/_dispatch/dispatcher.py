@@ -17,7 +17,7 @@ import os
 import sys
 import threading
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from . import keys as K
 from .keys import DispatchKey, DispatchKeySet
@@ -165,8 +165,9 @@ class OperatorEntry:
             return fallback, "backend fallback"
         return None, "missing"
 
-    def recompute(self, fallbacks: list[Kernel | None]) -> None:
-        for key in K.RUNTIME_KEYS:
+    def recompute(self, fallbacks: list[Kernel | None], keys: Iterable[int] = K.RUNTIME_KEYS) -> None:
+        """Recompute the table at runtime keys `keys` (all of them by default) and drop the caches."""
+        for key in keys:
             self.table[key], self.labels[key] = self._compute_slot(key, fallbacks)
         for cache in (self.cache, self.plain_cache, self.call_cache, self.call_raw_cache):
             cache.clear()
@@ -368,20 +369,22 @@ class Dispatcher:
                     )
             for slot in slots:
                 self.fallbacks[slot] = kernel
-            self._recompute_all()
+            self._recompute_slots(slots)
 
         def undo() -> None:
             with self.lock:
                 for slot in slots:
                     if self.fallbacks[slot] is kernel:
                         self.fallbacks[slot] = None
-                self._recompute_all()
+                self._recompute_slots(slots)
 
         return RegistrationHandle(undo)
 
-    def _recompute_all(self) -> None:
+    def _recompute_slots(self, slots: list[int]) -> None:
+        # A fallback is read only by its own slot's computation: the other slots cannot change
+        # (recomputing every slot of every op made importing torchpy take seconds)
         for entry in self.entries.values():
-            entry.recompute(self.fallbacks)
+            entry.recompute(self.fallbacks, slots)
 
     def _forget_if_empty(self, qualified: str, entry: OperatorEntry) -> None:
         # An entry with neither schema nor kernels is forgotten, so a failed or
