@@ -14,10 +14,11 @@ from typing import Any, Callable
 
 from .._dispatch.binding import BindError
 from .._dispatch.ops import OpOverload
-from .._dispatch.schema import NO_DEFAULT, ListType
+from .._dispatch.schema import ListType
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.device import CPU
+from . import argument_errors
 
 # PyTorch's should_allow_numbers_as_tensors (python_arg_parser.cpp), by base name.
 NUMBERS_AS_TENSORS = frozenset({
@@ -183,18 +184,6 @@ def _is_bool(value: Any, optional: bool) -> bool:
     return type(value) is bool or (optional and value is None)
 
 
-def _int_list_problem(value: Any) -> str | None:
-    """What PyTorch's parser says of a value given for an int list, or None if it takes it."""
-    if isinstance(value, int) or hasattr(value, "__index__"):
-        return None
-    if not isinstance(value, (list, tuple, str)):
-        return f"not {type(value).__name__}"
-    for i, item in enumerate(value):
-        if not (isinstance(item, int) or hasattr(item, "__index__")):
-            return f"but found element of type {type(item).__name__} at pos {i}"
-    return None
-
-
 def _is_bool_or_bools(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return any(type(v) is bool for v in value)
@@ -270,41 +259,43 @@ class PythonOp:
         raise TypeError(self._no_match_message(args, kwargs, first_error))
 
     def _no_match_message(self, args: tuple, kwargs: dict, error: BindError | None) -> str:
-        specific = self._single_signature_message(args, kwargs)
-        if specific is not None:
-            return specific
-        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
-        signatures = "\n".join(f" * {c.op._schema}" for c in self.candidates)
+        """torch's wording (argument_errors.py): the problem with the one signature that takes
+        this many arguments, else what was given and what is expected."""
+        given = args[1:] if self.is_method else args  # torch does not count a method's self
+        signatures = self._python_signatures()
+        if self.is_method and all(not params for _, params in signatures):
+            return argument_errors.no_arguments_message(self.name, given, kwargs)
+        count = len(given) + len(kwargs)
+        # (a name with one signature is parsed with it directly: its error whatever the count)
+        plausible = signatures if len(signatures) == 1 else [
+            (candidate, params) for candidate, params in signatures
+            if sum(1 for p in params if not p.optional) <= count <= len(params)]
+        if len(plausible) == 1:
+            candidate, params = plausible[0]
+            specific = argument_errors.single_signature_message(
+                self.name, params, given, kwargs, varargs=candidate.varargs_at >= 0)
+            if specific is not None:
+                return specific
+        listed = "\n".join(f" * {c.op._schema}" for c in self.candidates)
         return (
-            f"{self.name}() received an invalid combination of arguments - got ({got}), "
-            f"but expected one of:\n{signatures}"
+            f"{self.name}() received an invalid combination of arguments - got "
+            f"({argument_errors.got_list(given, kwargs)}), but expected one of:\n{listed}"
         )
 
-
-    def _single_signature_message(self, args: tuple, kwargs: dict) -> str | None:
-        """torch names the bad argument when only one signature takes this many arguments
-        (out= overloads are folded into their functional signature, as torch's are)."""
-        count = len(args) + len(kwargs)
-        plausible = []
+    def _python_signatures(self) -> list[tuple[_Candidate, list]]:
+        """The overloads as torch's Python signatures: out= overloads folded into their
+        functional ones."""
+        out_variants = [c for c in self.candidates if any(a.kwarg_only and a.is_write for a in c.op._schema.arguments)]
+        signatures = []
         for candidate in self.candidates:
-            if candidate.op._overloadname.endswith("out"):
+            if candidate in out_variants:
                 continue
-            arguments = candidate.op._schema.arguments
-            required = sum(1 for a in arguments if a.default is NO_DEFAULT)
-            if required <= count <= len(arguments):
-                plausible.append(arguments)
-        if len(plausible) != 1:
-            return None
-        for position, (argument, value) in enumerate(zip(plausible[0], args)):
-            name = "input" if argument.name == "self" else argument.name
-            where = f"{self.name}(): argument '{name}' (position {position + 1}) must be"
-            if str(argument.type) == "Tensor" and not isinstance(value, Tensor):
-                return f"{where} Tensor, not {type(value).__name__}"
-            if isinstance(argument.type, ListType) and str(argument.type.elem) in ("int", "SymInt"):
-                problem = _int_list_problem(value)
-                if problem is not None:
-                    return f"{where} tuple of ints, {problem}"
-        return None
+            names = [a.name for a in candidate.op._schema.arguments]
+            has_out = any([a.name for a in o.op._schema.arguments if not (a.kwarg_only and a.is_write)] == names
+                          for o in out_variants)
+            params = argument_errors.python_params(candidate.op._schema, self.is_method, has_out, candidate.is_factory)
+            signatures.append((candidate, params))
+        return signatures
 
 
 # --- named-tuple returns (torch.return_types) -----------------------------------------------
