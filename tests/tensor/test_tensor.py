@@ -259,3 +259,15 @@ def test_tensors_take_attributes_and_copies_keep_them_as_torch():
             vars(copy.deepcopy(p)), vars(pickle.loads(pickle.dumps(p))),
         ))
     assert seen[0] == seen[1]
+
+
+def test_size_takes_no_attributes_and_shapes_stay_equal_as_torch():
+    seen = []
+    for lib in (torch, torchpy):
+        x = lib.ones(2, 3)
+        with pytest.raises(AttributeError):
+            x.shape.tag = 1
+        y = lib.zeros(2, 3)
+        seen.append((x.shape == y.size(), type(x.shape).__name__, tuple(x.shape[1:]), x.size() == (2, 3),
+                     repr(lib.ones(()).shape), hash(x.shape) == hash((2, 3))))
+    assert seen[0] == seen[1]

@@ -38,6 +38,8 @@ def grad_mode_enabled() -> bool:
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as torch.Size([2, 3])."""
 
+    __slots__ = ()  # no attributes of its own, as torch's (and `shape` hands out shared ones)
+
     def __repr__(self) -> str:
         return f"torch.Size([{', '.join(map(str, self))}])"
 
@@ -68,6 +70,20 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 _CONTIGUOUS: dict[tuple, tuple] = {}
+
+
+_SIZES: dict[tuple, Size] = {}
+
+
+def size_of(shape: tuple) -> Size:
+    """Size(shape), remembered: `x.shape` is read far more often than shapes change (a Size is
+    immutable, so one object serves every tensor of that shape; cleared past 4096 shapes)."""
+    size = _SIZES.get(shape)
+    if size is None:
+        if len(_SIZES) > 4096:
+            _SIZES.clear()
+        size = _SIZES[shape] = Size(shape)
+    return size
 
 
 def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
@@ -148,11 +164,11 @@ class Tensor:
 
     @property
     def shape(self) -> Size:
-        return Size(self._shape)
+        return _SIZES.get(self._shape) or size_of(self._shape)  # size_of's memo, read inline
 
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
-            return Size(self._shape)
+            return _SIZES.get(self._shape) or size_of(self._shape)
         return self._shape[_wrap_dim(dim, len(self._shape))]
 
     def stride(self, dim: int | None = None) -> Any:
