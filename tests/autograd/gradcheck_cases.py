@@ -119,6 +119,7 @@ case("diagonal_backward", lambda t, g: aten(t, "diagonal_backward")(g, [3, 3], 0
 case("unfold_backward", lambda t, g: aten(t, "unfold_backward")(g, [6], 0, 4, 1), A)
 case("masked_scatter_backward", lambda t, g, m: aten(t, "masked_scatter_backward")(g, m, [12]), A, MASK)
 case("flip", lambda t, x: x.flip(0, 1), A)
+case("repeat", lambda t, x: x.repeat(2, 1, 2), A)
 for _cmp in ("eq", "ne", "lt", "le", "gt", "ge"):
     case(f"{_cmp}_.Scalar", lambda t, x, _c=_cmp: getattr(x * 1, _c + "_")(0.5) * x, A)
     case(f"{_cmp}_.Tensor", lambda t, x, y, _c=_cmp: getattr(x * 1, _c + "_")(y) * x, A, B)

@@ -24,10 +24,11 @@ from tests.conformance.dispatch_log import dispatch_log
 A, B = rand(3, 4), rand(3, 4, seed=1)
 SOFTMAX_OUT = np.exp(A) / np.exp(A).sum(1, keepdims=True)
 
-# Formulas no formula test reaches: flip, the in-place comparisons not tested there, and the
+# Formulas no formula test reaches: flip, repeat, the in-place comparisons not tested there, and the
 # backward ops' own derivatives (double backward), called directly.
 EXTRA_CASES = [formula_cases.Case(f"extra_cases::{name}", fn, inputs) for name, fn, inputs in [
     ("flip", lambda t, x: x.flip([0, -1]), (A,)),
+    ("repeat", lambda t, x: x.repeat(2, 1, 2), (A,)),
     *[(f"{op}_.Scalar", lambda t, x, op=op: getattr(x * 1, op + "_")(0.5), (A,)) for op in ("ge", "gt", "le", "lt", "ne")],
     *[(f"{op}_.Tensor", lambda t, x, y, op=op: getattr(x * 1, op + "_")(y), (A, B)) for op in ("eq", "gt", "le", "ne")],
     ("tanh_backward", lambda t, g, y: t.ops.aten.tanh_backward(g, y), (A, B / 3)),

@@ -55,6 +55,7 @@ def test_view_backward_ops(fn):
     lambda t, x: x.flip(1),
     lambda t, x: x.t().flip([0]),
     lambda t, x: t.flip(x, []),
+    lambda t, x: t.flip(x[0, 0], []),
     lambda t, x: t.flip(x.to("meta"), [1]),
     lambda t, x: t.ops.aten.flip.out(x, [1], out=t.empty(3, 4, dtype=x.dtype)),
     lambda t, x: t.scalar_tensor(2),

@@ -312,3 +312,12 @@ def test_normal_functional_meta_errors_and_dispatch():
     check_error(lambda t: t.normal(t.zeros(3), t.ones(4)))
     assert_same_dispatch(lambda t, m, s: (t.normal(0.0, 1.0, (2,)), t.normal(m, 2.0), t.normal(1.0, s), t.normal(m, s),
                                           t.normal(m)), randn(3), np.ones((2, 1), np.float32))
+
+
+def test_normal_of_zero_dim_tensors_keeps_zero_dims_as_torch():
+    shapes = []
+    for lib in (torch, torchpy):
+        s = lib.tensor(2.0)
+        shapes.append([tuple(r.shape) for r in (lib.normal(s, s), lib.normal(s, 1.0), lib.normal(1.0, s))]
+                      + [lib.normal(lib.ones(2, 3).t(), 1.0).is_contiguous()])
+    assert shapes[0] == shapes[1]

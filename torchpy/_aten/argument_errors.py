@@ -94,6 +94,9 @@ def single_signature_message(name: str, params: list[_Param], args: tuple, kwarg
     cannot say (the caller then gives the generic message)."""
     positional = [p for p in params if not p.kwarg_only]
     required = sum(1 for p in params if not p.optional)
+    # torch reads varargs as the int list only when they start with an int (x.repeat(2.0, 1) is
+    # two positionals for one parameter)
+    varargs = varargs and len(args) >= len(positional) > 0 and _fits("int", args[len(positional) - 1]) is True
     if len(args) > len(positional) and not varargs:
         if required != len(positional):
             return (f"{name}() takes from {required} to {len(positional)} positional arguments "

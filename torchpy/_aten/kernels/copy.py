@@ -27,6 +27,7 @@ from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides,
 from ..fastcall import aten, call, call_kw
 from ..registry import register
 from .view import contiguous_strides_of, unsqueeze_geometry
+from .factory import check_shape
 from .variants import write_out
 
 CEA = "CompositeExplicitAutograd"
@@ -752,9 +753,36 @@ def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = _flip_dims(self, dims)
     if self._device.type == "meta":
         return meta_tensor(self._shape, self._dtype, contiguous_strides_of(self._shape))
-    return fresh(np.ascontiguousarray(np.flip(self._data, axes) if axes else self._data.copy()), self._dtype, None)
+    # a C-order copy always (np.ascontiguousarray makes a 0-dim array 1-dim, and may hand back
+    # the input's own memory when the flipped view happens to be contiguous)
+    return fresh((np.flip(self._data, axes) if axes else self._data).copy(), self._dtype, None)
 
 
 @register("flip_out", ("CompositeExplicitAutograd", "Meta"))
 def flip_out(self: Tensor, dims: Sequence[int], *, out: Tensor) -> Tensor:
     return write_out(out, call(aten("flip"), self._keyset, self, list(dims)))
+
+
+# --- repeat / tile: the input tiled along each dim ---------------------------------------------
+
+@register("repeat", CEA)
+def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
+    repeats = tuple(repeats)
+    if len(repeats) < len(self._shape):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    padded = (1,) * (len(repeats) - len(self._shape)) + self._shape  # leading dims for the extra repeats
+    shape = check_shape([size * times for size, times in zip(padded, repeats)])
+    if self._device.type == "meta":
+        return meta_tensor(shape, self._dtype, contiguous_strides_of(shape))
+    return fresh(np.tile(self._data.reshape(padded), repeats).reshape(shape), self._dtype, None)  # (tile copies)
+
+
+@register("repeat_out", ("CompositeExplicitAutograd", "Meta"))
+def repeat_out(self: Tensor, repeats: Sequence[int], *, out: Tensor) -> Tensor:
+    return write_out(out, call(aten("repeat"), self._keyset, self, list(repeats)))
+
+
+@register("tile", CIA)
+def tile(self: Tensor, dims: Sequence[int]) -> Tensor:
+    dims = list(dims)
+    return call(aten("repeat"), self._keyset, self, [1] * (len(self._shape) - len(dims)) + dims)

@@ -559,7 +559,7 @@ def _standard_then_scaled(shape: tuple[int, ...], d: _dt.dtype, std: Any, mean: 
     compute = np.float32 if d.itemsize == 2 else np_dtype
     values = (values.astype(compute) * np.asarray(std, dtype=compute)).astype(np_dtype)
     values = (values.astype(compute) + np.asarray(mean, dtype=compute)).astype(np_dtype)
-    return from_array(np.ascontiguousarray(values), d)
+    return from_array(np.asarray(values, order="C"), d)  # (not ascontiguousarray: it makes 0-dim 1-dim)
 
 
 def _check_std_tensor(std: Tensor) -> None:
@@ -576,8 +576,8 @@ def normal_tensor_float(mean: Tensor, std: float = 1.0, *, generator: Generator 
     d = mean._dtype
     values = normal_values(_generator(generator), mean.numel(), d, 0.0, std, True).reshape(mean._shape)
     compute = np.float32 if d.itemsize == 2 else _dt.to_numpy_dtype(d)
-    return from_array(np.ascontiguousarray((values.astype(compute) + mean._data.astype(compute)).astype(
-        _dt.to_numpy_dtype(d))), d)
+    return from_array(np.asarray((values.astype(compute) + mean._data.astype(compute)).astype(
+        _dt.to_numpy_dtype(d)), order="C"), d)
 
 
 def normal_float_tensor(mean: float, std: Tensor, *, generator: Generator | None = None) -> Tensor:

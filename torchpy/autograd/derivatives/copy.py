@@ -130,3 +130,22 @@ def normal_both_backward(grad, mean_shape, std_shape, needs):
 @derivative("aten::flip", "FlipBackward0", inputs=("self",), save=("dims",))
 def flip_backward(grad, dims):
     return grad.flip(dims)
+
+
+@derivative("aten::repeat", "RepeatBackward0", inputs=("self",), save=("self.shape", "repeats"))
+def repeat_backward(grad, self_shape, repeats):
+    """Sum the tiles back onto the input: the added leading dims first, then each repeated dim
+    split into (repeats, size) and summed over its repeats, in one reshape and one sum."""
+    if 0 in repeats:
+        return zeros(self_shape, grad)
+    for _ in range(len(repeats) - len(self_shape)):
+        grad = grad.sum(0)
+    split, summed = [], []
+    for size, times in zip(self_shape, repeats[len(repeats) - len(self_shape):]):
+        if times != 1:
+            split.append(times)
+            summed.append(len(split) - 1)
+        split.append(size)
+    if summed:
+        grad = grad.reshape(split).sum(summed)
+    return grad

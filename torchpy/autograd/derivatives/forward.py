@@ -122,7 +122,7 @@ DOUBLE_VJP = (
 
 # The backward ops that formulas call (their own forward derivatives, for forward-over-reverse):
 # linear in the gradient they scatter, or elementwise in both operands.
-AUTO_LINEAR += ("select_backward", "slice_backward", "diagonal_backward", "unfold_backward", "flip")
+AUTO_LINEAR += ("select_backward", "slice_backward", "diagonal_backward", "unfold_backward", "flip", "repeat")
 AUTO_ELEMENT_WISE += ("tanh_backward", "sigmoid_backward")
 
 
