@@ -75,26 +75,26 @@ _CONTIGUOUS: dict[tuple, tuple] = {}
 _SIZES: dict[tuple, Size] = {}
 
 
+def _remembered(memo: dict, shape: tuple, make: Any) -> Any:
+    """make(shape), kept in `memo` (cleared past 4096 shapes: some programs vary them without bound)."""
+    value = memo.get(shape)
+    if value is None:
+        if len(memo) > 4096:
+            memo.clear()
+        value = memo[shape] = make(shape)
+    return value
+
+
 def size_of(shape: tuple) -> Size:
     """Size(shape), remembered: `x.shape` is read far more often than shapes change (a Size is
-    immutable, so one object serves every tensor of that shape; cleared past 4096 shapes)."""
-    size = _SIZES.get(shape)
-    if size is None:
-        if len(_SIZES) > 4096:
-            _SIZES.clear()
-        size = _SIZES[shape] = Size(shape)
-    return size
+    immutable, so one object serves every tensor of that shape)."""
+    return _remembered(_SIZES, shape, Size)
 
 
 def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
     """contiguous_strides(shape), remembered: views, copies and wrapper subclasses ask for the
-    same few shapes (the memo is cleared past 4096 shapes: some programs vary them without bound)."""
-    strides = _CONTIGUOUS.get(shape)
-    if strides is None:
-        if len(_CONTIGUOUS) > 4096:
-            _CONTIGUOUS.clear()
-        strides = _CONTIGUOUS[shape] = contiguous_strides(shape)
-    return strides
+    same few shapes."""
+    return _remembered(_CONTIGUOUS, shape, contiguous_strides)
 
 
 def _address(array: np.ndarray) -> int:
