@@ -22,12 +22,13 @@ came from.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .._dispatch import keys as K
 from .._dispatch import tls
 from .._dispatch.dispatcher import RAW, Kernel, caller_location, dispatcher
 from .._dispatch.keys import DispatchKey
+from .._tensor import subclassing
 from .._tensor.subclassing import _dispatches_in_python
 from .._tensor.tensor import Tensor
 
@@ -61,6 +62,25 @@ def pop_mode() -> Any:
     if not stack:
         tls.local.salt = _without_python_key()
     return mode
+
+
+def run_without_modes(fn: Callable, *args: Any) -> Any:
+    """fn(*args) with this thread's TorchDispatchMode stack set aside, then restored (torch's
+    StashTorchDispatchStackGuard, which Tensor.as_subclass uses around its alias)."""
+    stack = mode_stack.dispatch_modes
+    if not stack:
+        return fn(*args)
+    saved = []
+    while stack:
+        saved.append(pop_mode())
+    try:
+        return fn(*args)
+    finally:
+        for mode in reversed(saved):
+            push_mode(mode)
+
+
+subclassing._run_without_dispatch_modes = run_without_modes
 
 
 def has_torch_dispatch(cls: type) -> bool:

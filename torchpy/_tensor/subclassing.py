@@ -13,10 +13,9 @@ from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
-from .tensor import Size, Tensor, contiguous_strides_of
+from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of
 
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
-_SLOTS = tuple(s for s in Tensor.__slots__ if s != "__weakref__")
 
 
 def _disabled_torch_dispatch_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
@@ -41,30 +40,58 @@ def _keyset_for_class(cls: type, base_keyset: int) -> int:
     return base_keyset & ~_PYTHON_BITS
 
 
-def alias_as(cls: type, source: Tensor) -> Tensor:
-    """A `cls` instance over the same memory and metadata as `source` (no autograd state)."""
+_class_keysets: dict[tuple[type, int], int] = {}  # (class, source key set) -> the instance's key set
+
+
+def _class_keyset(cls: type, base_keyset: int) -> int:
+    keyset = _class_keysets.get((cls, base_keyset))
+    if keyset is None:
+        if len(_class_keysets) > 4096:  # classes made in a loop: keep the memo bounded
+            _class_keysets.clear()
+        keyset = _class_keysets[(cls, base_keyset)] = _keyset_for_class(cls, base_keyset)
+    return keyset
+
+
+def _check_subclass(cls: Any) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
         raise TypeError(f"cls must be a subclass of torch.Tensor, but got {cls}")
+
+
+def alias_as(cls: type, source: Tensor) -> Tensor:
+    """A `cls` instance over the same memory and metadata as `source`, sharing its storage and
+    version counter, with no autograd state and no attributes of its own yet."""
+    _check_subclass(cls)
     out = object.__new__(cls)
-    for name in _SLOTS:
-        setattr(out, name, getattr(source, name))
-    source.untyped_storage() if source._data is not None else None
-    out._storage = source._storage
+    out._keyset = _class_keyset(cls, source._keyset)
+    out._data = source._data
+    out._shape = source._shape
+    out._stride = source._stride
+    out._offset = source._offset
+    out._dtype = source._dtype
+    out._device = source._device
+    out._storage = source._storage if source._data is None else source.untyped_storage()
+    out._base = source._base
+    counter = source._version_counter
+    if counter is None:
+        counter = source._version_counter = [0]
+    out._version_counter = counter
     out._requires_grad = False
     out._grad = None
     out._grad_fn = None
     out._autograd_meta = None
     out._wrapped = None
-    out._keyset = _keyset_for_class(cls, source._keyset)
     return out
+
+
+def _run_without_dispatch_modes(fn: Any, *args: Any) -> Any:
+    """fn(*args) with the TorchDispatchMode stack set aside (torch's StashTorchDispatchStackGuard);
+    the Python key's module installs the real one."""
+    return fn(*args)
 
 
 def _make_subclass(cls: type, data: Tensor, require_grad: bool = False, **_: Any) -> Tensor:
     """torch.Tensor._make_subclass: a `cls` tensor sharing `data`'s storage, as a new leaf."""
     out = alias_as(cls, data)
-    if data._version_counter is None:
-        data._version_counter = [0]
-    out._version_counter = data._version_counter
     if require_grad:
         out.requires_grad_(True)
     return out
@@ -103,7 +130,11 @@ def _make_wrapper_subclass(
     """torch.Tensor._make_wrapper_subclass: metadata only, no storage of its own (an empty one
     is made when asked for)."""
     # Runs for every op result of a wrapper subclass: the common arguments take short paths.
-    shape = tuple(size) if type(size) is Size else tuple(map(int, size))  # a Size holds ints already
+    if type(size) is Size:  # elem.shape, most often: ints already; its tuple and strides remembered
+        shape, contiguous = _LAYOUTS.get(size) or contiguous_layout_of(size)
+    else:
+        shape = tuple(map(int, size))
+        contiguous = None
     if device is CPU:
         dev = CPU
         keyset = _cpu_wrapper_keysets.get(cls) or _wrapper_keyset(cls, CPU)
@@ -117,7 +148,7 @@ def _make_wrapper_subclass(
     if strides is not None:
         out._stride = tuple(strides)
     else:
-        out._stride = contiguous_strides_of(shape)
+        out._stride = contiguous or contiguous_strides_of(shape)
     out._offset = storage_offset or 0
     out._dtype = dtype if dtype is not None else _dt.get_default_dtype()
     out._device = dev
@@ -135,15 +166,23 @@ def _make_wrapper_subclass(
 
 
 def as_subclass(self: Tensor, cls: type) -> Tensor:
-    """The same data as a `cls` instance that stays attached to self's autograd graph."""
-    from .._dispatch.ops import op_for
+    """The same data as a `cls` instance: an alias (a view of self) that stays on self's
+    autograd graph. As in torch, the alias is made with the dispatch modes set aside, so a
+    mode does not see it."""
+    if self._requires_grad or self._autograd_meta is not None or self._data is None or \
+            self._keyset & _PYTHON_BITS:
+        # the alias op: it records AliasBackward0, carries a tangent, or asks a subclass
+        from .._dispatch.ops import op_for
 
-    aliased = op_for("aten::alias").__call__(self) if self._requires_grad else self
-    out = alias_as(cls, aliased)
-    out._requires_grad = aliased._requires_grad
-    out._grad_fn = aliased._grad_fn
-    out._autograd_meta = aliased._autograd_meta
-    out._version_counter = aliased._version_counter
+        _check_subclass(cls)
+        aliased = _run_without_dispatch_modes(op_for("aten::alias").__call__, self)
+        out = alias_as(cls, aliased)
+        out._requires_grad = aliased._requires_grad
+        out._grad_fn = aliased._grad_fn
+        out._autograd_meta = aliased._autograd_meta
+        return out
+    out = alias_as(cls, self)  # what the alias op computes for a plain CPU tensor, without the op
+    out._base = self._base if self._base is not None else self
     return out
 
 

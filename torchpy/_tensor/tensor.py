@@ -97,6 +97,19 @@ def contiguous_strides_of(shape: tuple) -> tuple[int, ...]:
     return _remembered(_CONTIGUOUS, shape, contiguous_strides)
 
 
+_LAYOUTS: dict[tuple, tuple[tuple, tuple]] = {}
+
+
+def _plain_layout(shape: tuple) -> tuple[tuple, tuple]:
+    return tuple(shape), contiguous_strides(shape)
+
+
+def contiguous_layout_of(shape: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape as a plain tuple, its contiguous strides), remembered: a wrapper subclass makes
+    one tensor from `elem.shape` (a Size) per op."""
+    return _remembered(_LAYOUTS, shape, _plain_layout)
+
+
 def _address(array: np.ndarray) -> int:
     return array.__array_interface__["data"][0]
 
@@ -395,7 +408,9 @@ class Tensor:
             )
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        grad_fn = self._grad_fn if self._base is None else self.grad_fn  # a view's may be stale
+        # a view's may be stale: Tensor's own getter refreshes it (a subclass's would go
+        # through its __torch_function__, whose logging may print this tensor)
+        grad_fn = self._grad_fn if self._base is None else Tensor.grad_fn.fget(self)
         meta = self._autograd_meta
         prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
         return format_tensor(

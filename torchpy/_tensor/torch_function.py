@@ -176,6 +176,10 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable[Any], *a
 def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> Any:
     """What a native binding does when needs_override() is true (PyTorch's message when every
     handler declines differs from the Python-level one)."""
+    if not kwargs:  # the usual case, one subclass keeping Tensor's handler: its work, without the protocol
+        cls = default_handler_class(args)
+        if cls is not None:
+            return run_default(cls, public_api, public_api, args, kwargs)
     relevant = (*args, *kwargs.values()) if kwargs else args
     overloaded = _overloaded_args(relevant) if _any_overrides(relevant) else []
     if not overloaded and state.modes:
@@ -477,8 +481,13 @@ _PROTOCOL_DUNDERS = frozenset(
 def _checked_method(original: Callable) -> Callable:
     @functools.wraps(original)
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if needs_override((self, *args), kwargs):
-            return dispatch_from_binding(original, (self, *args), kwargs)
+        full = (self, *args)
+        if not kwargs:  # a subclass keeping Tensor's handler (the usual case): its work, directly
+            cls = default_handler_class(full)
+            if cls is not None:
+                return run_default(cls, original, original, full, kwargs)
+        if needs_override(full, kwargs):
+            return dispatch_from_binding(original, full, kwargs)
         return original(self, *args, **kwargs)
 
     return method
