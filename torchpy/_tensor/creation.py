@@ -8,6 +8,7 @@ import numpy as np
 
 from . import dtype as _dt
 from .device import CPU, canonical_device
+from .fp_warnings import QUIET, reset_quiet, set_quiet
 from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
 from .._dispatch import keys as _keys
 from .._dispatch import tls as _tls
@@ -63,11 +64,17 @@ def _promote_for_inference(a: _dt.dtype, b: _dt.dtype) -> _dt.dtype:
 
 
 def _to_array(data: Any, np_dtype: np.dtype) -> np.ndarray:
-    if isinstance(data, Tensor):
-        return np.array(data._data, dtype=np_dtype)
-    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
-        return np.array([_to_array(x, np_dtype) for x in data], dtype=np_dtype)
-    return np.array(data, dtype=np_dtype)
+    """`data` as a new array of `np_dtype`; a value beyond the dtype's range becomes inf
+    silently, as in torch (NumPy's cast warns)."""
+    token = set_quiet(QUIET)
+    try:
+        if isinstance(data, Tensor):
+            return np.array(data._data, dtype=np_dtype)
+        if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
+            return np.array([_to_array(x, np_dtype) for x in data], dtype=np_dtype)
+        return np.array(data, dtype=np_dtype)
+    finally:
+        reset_quiet(token)
 
 
 def tensor(data: Any, *, dtype: _dt.dtype | None = None, device: Any = None,

@@ -44,6 +44,13 @@ from ..._tensor.finfo import finfo
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
+from ..._tensor.fp_warnings import DEFAULT_ERRSTATE as _DEFAULT_ERRSTATE
+from ..._tensor.fp_warnings import FILTER_HOLDS as _FILTER_HOLDS
+from ..._tensor.fp_warnings import QUIET as _QUIET
+from ..._tensor.fp_warnings import errstate as _errstate
+from ..._tensor.fp_warnings import quiet  # noqa: F401 - kernels elsewhere import it from here
+from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
+from ..._tensor.fp_warnings import set_quiet as _set_quiet
 from .variants import write_inplace, write_out
 
 __all__ = [
@@ -71,39 +78,6 @@ COMPLEX = FLOATING_AND_COMPLEX - FLOATING
 _CATEGORY = [0 if d is _dt.bool else 3 if d.is_complex else 2 if d.is_floating_point else 1
              for d in all_dtypes]
 _NUMBER_CATEGORY = {bool: 0, int: 1, float: 2, complex: 3}
-
-
-# --- silencing NumPy's floating-point warnings --------------------------------------------------
-# np.errstate costs ~1.4 us per use; setting NumPy's error-state context variable directly
-# costs ~0.1 us. Fall back to errstate on NumPy builds that lay this out differently.
-try:
-    from numpy._core.umath import _extobj_contextvar, _make_extobj
-
-    _QUIET: Any = _make_extobj(all="ignore")
-    _set_quiet = _extobj_contextvar.set
-    _reset_quiet = _extobj_contextvar.reset
-except ImportError:  # pragma: no cover - depends on the NumPy build
-    _QUIET = None
-
-    def _set_quiet(_: Any) -> Any:
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
-
-    def _reset_quiet(state: Any) -> None:
-        state.__exit__(None, None, None)
-
-
-class quiet:
-    """`with quiet():` runs NumPy code without floating-point warnings (PyTorch has none)."""
-
-    __slots__ = ("_token",)
-
-    def __enter__(self) -> None:
-        self._token = _set_quiet(_QUIET)
-
-    def __exit__(self, *exc: Any) -> None:
-        _reset_quiet(self._token)
 
 
 # --- errors --------------------------------------------------------------------------------------
@@ -456,13 +430,14 @@ def make_kernel(
         plan = plans[promoted._index] or _plan_for(plans, promoted, kind)
         if not plan[5]:
             x = x.astype(plan[0])
-        if warns and plan[3]:
+        direct = ufunc is not None and not rest and not kwargs
+        if warns and plan[3] and not (direct and _FILTER_HOLDS[0] and _errstate() is _DEFAULT_ERRSTATE):
             token = _set_quiet(_QUIET)
             try:
-                out = ufunc(x) if ufunc is not None and not rest and not kwargs else impl(np, x, *rest, **kwargs)
+                out = ufunc(x) if direct else impl(np, x, *rest, **kwargs)
             finally:
                 _reset_quiet(token)
-        elif ufunc is not None and not rest and not kwargs:
+        elif direct:
             out = ufunc(x)
         else:
             out = impl(np, x, *rest, **kwargs)
@@ -495,7 +470,8 @@ def make_kernel(
                 y = b._wrapped
                 fits = numbers_too[d._index] and _CATEGORY[b._dtype._index] <= _CATEGORY[d._index]
             if plan is not None and fits and a._wrapped is None and x is not None:
-                if quiet[d._index]:
+                # fp_warnings.silent(), inline: NumPy's warnings ignored already, or the error state to set
+                if quiet[d._index] and not (_FILTER_HOLDS[0] and _errstate() is _DEFAULT_ERRSTATE):
                     token = _set_quiet(_QUIET)
                     try:
                         out = ufunc(x, y)
@@ -549,16 +525,14 @@ def make_kernel(
         elif y.dtype is not comp:
             y = y.astype(comp)
         try:
-            if warns and plan[3]:
+            direct = ufunc is not None and not rest and not kwargs
+            if warns and plan[3] and not (direct and _FILTER_HOLDS[0] and _errstate() is _DEFAULT_ERRSTATE):
                 token = _set_quiet(_QUIET)
                 try:
-                    if ufunc is not None and not rest and not kwargs:
-                        out = ufunc(x, y)
-                    else:
-                        out = impl(np, x, y, *rest, **kwargs)
+                    out = ufunc(x, y) if direct else impl(np, x, y, *rest, **kwargs)
                 finally:
                     _reset_quiet(token)
-            elif ufunc is not None and not rest and not kwargs:
+            elif direct:
                 out = ufunc(x, y)
             else:
                 out = impl(np, x, y, *rest, **kwargs)
