@@ -572,13 +572,14 @@ def make_kernel(
             y = b if plan[3] and (opmath_scalar or plan[4] is None) else _number_operand(b, plan)
         if check_always:
             check(da, a, b)
-        token = _set_quiet(_QUIET)
+        token = None if _FILTER_HOLDS[0] and _errstate() is _DEFAULT_ERRSTATE else _set_quiet(_QUIET)
         try:
             ufunc(x, y, out=x)
         except ValueError:  # b does not broadcast to a's shape: the general path words the error
             return None
         finally:
-            _reset_quiet(token)
+            if token is not None:
+                _reset_quiet(token)
         return a
 
     kernel = {1: unary, 2: binary}.get(operands, general)
