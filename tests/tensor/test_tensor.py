@@ -271,3 +271,16 @@ def test_size_takes_no_attributes_and_shapes_stay_equal_as_torch():
         seen.append((x.shape == y.size(), type(x.shape).__name__, tuple(x.shape[1:]), x.size() == (2, 3),
                      repr(lib.ones(()).shape), hash(x.shape) == hash((2, 3))))
     assert seen[0] == seen[1]
+
+
+def test_binary_fast_lane_builds_the_tensor_from_array_builds():
+    """The binary kernels' fast lane spells from_array out inline: the same fields, the same values."""
+    from torchpy._tensor.tensor import from_array
+
+    a, b = torchpy.tensor([1.0, 2.0]), torchpy.tensor([3.0, 4.0])
+    fast = a + b
+    slow = from_array(fast._data, fast._dtype)
+    slots = [s for s in torchpy.Tensor.__slots__ if s not in ("__weakref__", "__dict__")]
+    assert {s: getattr(fast, s) for s in slots} == {s: getattr(slow, s) for s in slots}
+    empty = torchpy.tensor([]) + torchpy.tensor([])
+    assert empty.stride() == torchpy.tensor([]).stride() == (1,)
