@@ -13,7 +13,7 @@ import torch
 
 import torchpy
 
-from common import markdown_table, per_call_us
+from common import interleaved_us, markdown_table, per_call_us
 
 
 def _small_cases(lib):
@@ -80,7 +80,11 @@ def run() -> list[str]:
     large_cases = [_large_cases(torchpy), _large_cases(torch), _large_cases(np)]
     large_rows = []
     for name in large_cases[0]:
-        tp, th, npy = (_time(cases[name], 5) for cases in large_cases)
+        # torchpy and NumPy (the target's pair, the same BLAS) alternate round by round: a burst
+        # of machine noise slows both alike. torch runs apart: its own thread pool, woken after
+        # NumPy's, ran twice as slow when it took turns with them.
+        tp, npy = interleaved_us([large_cases[0][name], large_cases[2][name]], number=5, rounds=7)
+        th = _time(large_cases[1][name], 5)
         large_rows.append([name, _fmt(tp / 1000 if isinstance(tp, float) else tp),
                            _fmt(th / 1000 if isinstance(th, float) else th),
                            _fmt(npy / 1000 if isinstance(npy, float) else npy), _ratio(tp, npy)])
