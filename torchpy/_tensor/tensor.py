@@ -338,9 +338,21 @@ class Tensor:
         return self._shape[0]
 
     def __iter__(self) -> Iterator["Tensor"]:
-        if not self._shape:
+        # No __torch_function__ of its own, as in torch (its dim() and unbind() have theirs,
+        # so a subclass iterates over instances of itself)
+        if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
+
+    def __contains__(self, element: Any, /) -> bool:
+        if isinstance(element, (Tensor, builtins.bool, builtins.int, builtins.float, builtins.complex)):
+            return builtins.bool((element == self).any().item())
+        raise RuntimeError(
+            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+
+    def __reversed__(self) -> "Tensor":
+        """The tensor reversed along dim 0 (a tensor, as torch's, not an iterator)."""
+        return self if self.dim() == 0 else self.flip(0)
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
@@ -400,6 +412,13 @@ class Tensor:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array: np.ndarray) -> "Tensor":
+        """A NumPy ufunc's result on tensors, as a tensor (np.sin(t) is a tensor). Torch's
+        signature, one argument, so NumPy 2 warns here as it does for torch."""
+        from .creation import from_numpy
+
+        return from_numpy(array.astype("uint8") if array.dtype == builtins.bool else array)
+
     def _check_has_data(self, what: str) -> None:
         if self._data is None:
             raise NotImplementedError(
@@ -431,7 +450,9 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if not self._shape and self._data is not None:
+        # a number's formatting for a plain 0-dim tensor only: torch leaves subclasses to
+        # object.__format__ (which refuses a format spec)
+        if not self._shape and self._data is not None and type(self) is Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 

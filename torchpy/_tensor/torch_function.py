@@ -474,8 +474,9 @@ _PROTOCOL_DUNDERS = frozenset(
                              "and", "or", "xor", "lshift", "rshift")
     for op in (base, "r" + base, "i" + base)
 ) | frozenset({"__neg__", "__pos__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__",
-               "__gt__", "__ge__", "__len__", "__iter__", "__getitem__", "__setitem__", "__format__",
-               "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__"})
+               "__gt__", "__ge__", "__len__", "__getitem__", "__setitem__", "__format__",
+               "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__",
+               "__array__", "__array_wrap__"})
 
 
 def _checked_method(original: Callable) -> Callable:
