@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+import threading
 from typing import Any, Callable, Iterable, Iterator
 
 from .._dispatch import tls
@@ -220,6 +221,19 @@ def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict, modes: lis
     raise _all_declined(public_api, [])
 
 
+def mode_checked(fn: Callable) -> Callable:
+    """`fn` as torch's C++ bindings of functions it lists as ignored (torch.tensor,
+    torch.as_tensor, ...): no subclass's handler sees them, but a TorchFunctionMode does."""
+
+    @functools.wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if state.modes and state.enabled:
+            return dispatch_to_mode(checked, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return checked
+
+
 # --- modes -----------------------------------------------------------------------------------
 
 
@@ -234,6 +248,7 @@ class TorchFunctionMode:
 
     def __enter__(self) -> "TorchFunctionMode":
         state.modes.append(self)
+        _mode_entered()
         return self
 
     def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
@@ -351,7 +366,13 @@ def default_handler_class(args: tuple) -> type | None:
         kind = type(value)
         if kind is cls or kind in _PLAIN_TYPES:
             continue
-        if cls is not None or kind is list or kind is tuple:
+        if kind is list or kind is tuple:
+            return None
+        if not isinstance(value, Tensor):  # a dtype, a hook function ...; or a type with a handler
+            if _overrides(kind):
+                return None
+            continue
+        if cls is not None:
             return None
         cls = kind
     if cls is None or not _keeps_default(cls):
@@ -476,10 +497,10 @@ _PROTOCOL_DUNDERS = frozenset(
 ) | frozenset({"__neg__", "__pos__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__",
                "__gt__", "__ge__", "__len__", "__getitem__", "__setitem__", "__format__",
                "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__",
-               "__array__", "__array_wrap__"})
+               "__array__", "__array_wrap__", "__repr__"})
 
 
-def _checked_method(original: Callable) -> Callable:
+def _checked_method(original: Callable, name: str) -> Callable:
     @functools.wraps(original)
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         full = (self, *args)
@@ -488,21 +509,44 @@ def _checked_method(original: Callable) -> Callable:
             if cls is not None:
                 return run_default(cls, original, original, full, kwargs)
         if needs_override(full, kwargs):
-            return dispatch_from_binding(original, full, kwargs)
+            # handlers get the member Tensor has now (its own, or its checked copy under a
+            # mode): `func is torch.Tensor.__repr__` holds, and calling func checks again
+            return dispatch_from_binding(Tensor.__dict__.get(name, original), full, kwargs)
         return original(self, *args, **kwargs)
 
     return method
 
 
-def _checked_property(original: property) -> property:
+def _checked_property(original: property, name: str) -> property:
     getter = original.__get__
 
     def get(self: Any) -> Any:
         if needs_override((self,), {}):
-            return dispatch_from_binding(getter, (self,), {})
+            return dispatch_from_binding(Tensor.__dict__.get(name, original).__get__, (self,), {})
         return getter(self)
 
     return property(get, original.fset, original.fdel, original.__doc__)
+
+
+def _hand_written(members: dict[str, Any]) -> dict[str, Any]:
+    """Tensor's members that check for overrides only through a checked copy: those not
+    generated from the op table (which check already), public or protocol dunders."""
+    chosen = {}
+    for name, member in members.items():
+        if hasattr(member, "_python_op"):
+            continue
+        if name.startswith("__") and name not in _PROTOCOL_DUNDERS:
+            continue
+        if name.startswith("_") and not name.startswith("__"):
+            continue
+        if isinstance(member, property) or (
+                callable(member) and not isinstance(member, (staticmethod, classmethod, type))):
+            chosen[name] = member
+    return chosen
+
+
+def _checked(member: Any, name: str) -> Any:
+    return _checked_property(member, name) if isinstance(member, property) else _checked_method(member, name)
 
 
 def _init_subclass(cls: type, **kwargs: Any) -> None:
@@ -511,17 +555,64 @@ def _init_subclass(cls: type, **kwargs: Any) -> None:
     super(Tensor, cls).__init_subclass__(**kwargs)
     if not _overrides(cls):
         return
-    for name, member in Tensor.__dict__.items():
-        if name in cls.__dict__ or hasattr(member, "_python_op"):
-            continue
-        if name.startswith("__") and name not in _PROTOCOL_DUNDERS:
-            continue
-        if name.startswith("_") and not name.startswith("__"):
-            continue
-        if isinstance(member, property):
-            setattr(cls, name, _checked_property(member))
-        elif callable(member) and not isinstance(member, (staticmethod, classmethod, type)):
-            setattr(cls, name, _checked_method(member))
+    between = cls.__mro__[:cls.__mro__.index(Tensor)]  # cls and its bases below Tensor
+    for name, member in _hand_written({**Tensor.__dict__, **_own_members}).items():
+        if not any(name in klass.__dict__ for klass in between):  # (a base's own, or its copy)
+            setattr(cls, name, _checked(member, name))
+
+
+# A subclass gets checked copies of Tensor's hand-written members when it is made; plain Tensor
+# keeps its own, unchecked, and pays nothing for them until a TorchFunctionMode is first entered.
+# A mode must see plain tensors' calls to them too (x.size(), x.shape, len(x), ...), so from then
+# on Tensor carries copies that look at this thread's mode stack first (~0.1 us a call). Swapping
+# them in and out at every entry would cost ~10 us a time. Members that consult the protocol
+# themselves (their code calls one of its entry points) keep doing so.
+_PROTOCOL_ENTRY_POINTS = frozenset({"_moded", "needs_override", "dispatch_from_binding", "dispatch_to_mode",
+                                    "has_torch_function", "has_torch_function_unary",
+                                    "handle_torch_function", "run_default_binary"})
+_own_members: dict[str, Any] = {}  # Tensor's own members, once it carries the copies
+_install_lock = threading.Lock()
+
+
+def _checks_itself(member: Any) -> bool:
+    fn = member.fget if isinstance(member, property) else member
+    code = getattr(fn, "__code__", None)
+    return code is not None and not _PROTOCOL_ENTRY_POINTS.isdisjoint(code.co_names)
+
+
+def _mode_copy(original: Any, name: str) -> Any:
+    """`original` (a Tensor member), looking for a mode first."""
+    if isinstance(original, property):
+        fget = original.fget
+
+        def get(self: Any) -> Any:
+            if state.modes and state.enabled:
+                return dispatch_to_mode(Tensor.__dict__[name].__get__, (self,), {})
+            return fget(self)
+
+        return property(get, original.fset, original.fdel, original.__doc__)
+
+    @functools.wraps(original)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if state.modes and state.enabled:
+            return dispatch_to_mode(method, (self, *args), kwargs)
+        if args or kwargs:
+            return original(self, *args, **kwargs)
+        return original(self)  # x.dim(), x.numel(), len(x), ...: no packing to undo
+
+    return method
+
+
+def _mode_entered() -> None:
+    if _own_members:
+        return
+    with _install_lock:  # the first mode ever: Tensor takes the copies, for good
+        if not _own_members:
+            own = {name: member for name, member in _hand_written(dict(Tensor.__dict__)).items()
+                   if not _checks_itself(member)}
+            for name, member in own.items():
+                setattr(Tensor, name, _mode_copy(member, name))
+            _own_members.update(own)
 
 
 Tensor.__torch_function__ = _tensor_torch_function

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, Sequence
 
 from ..._dispatch.ops import ops
 from ..._tensor.tensor import Tensor
+from ..._tensor.torch_function import handle_torch_function, has_torch_function
 from ..registry import register
 from .linalg import aten_call
 
@@ -367,7 +368,9 @@ def einsum_public(*args: Any) -> Tensor:
             operands = pieces[:-1:2]
         else:
             operands = pieces[::2]
-    elif len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+    if has_torch_function(operands):  # as torch's Python einsum: after the sublists are read
+        return handle_torch_function(einsum_public, operands, equation, *operands)
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = list(operands[0])
     from ..build import FUNCTIONS  # the generated torchpy.einsum(equation, tensors)
 
@@ -375,3 +378,6 @@ def einsum_public(*args: Any) -> Tensor:
 
 
 register("einsum", "CompositeImplicitAutograd", einsum)
+
+
+einsum_public.__name__ = einsum_public.__qualname__ = "einsum"  # torch.einsum, as handlers see it
