@@ -15,6 +15,7 @@ from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
 from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of
 
+_untyped_storage = Tensor.untyped_storage  # Tensor's own (a mode-checking copy may replace the method)
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
 
 
@@ -69,7 +70,7 @@ def alias_as(cls: type, source: Tensor) -> Tensor:
     out._offset = source._offset
     out._dtype = source._dtype
     out._device = source._device
-    out._storage = source._storage if source._data is None else source.untyped_storage()
+    out._storage = source._storage if source._data is None else _untyped_storage(source)
     out._base = source._base
     counter = source._version_counter
     if counter is None:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .._dispatch import tls
 from .._dispatch.ops import PLAIN_CALL, OpOverload
+from .subclassing import as_subclass
 from .tensor import Tensor
 
 __all__ = [
@@ -315,7 +316,7 @@ def _convert(ret: Any, cls: type) -> Any:
     if cls is Tensor:
         return ret
     if isinstance(ret, Tensor) and not isinstance(ret, cls):
-        return ret.as_subclass(cls)
+        return as_subclass(ret, cls)  # the function: Tensor.as_subclass may be a mode-checking copy
     if isinstance(ret, (tuple, list)):
         converted = type(ret)(_convert(r, cls) for r in ret) if not hasattr(ret, "_fields") else type(ret)(
             *(_convert(r, cls) for r in ret))
