@@ -16,6 +16,8 @@ and operator dunders to Tensor from native_functions/*.yaml.
 from __future__ import annotations
 
 import builtins
+import copy
+import copyreg
 import math
 from operator import attrgetter
 from typing import Any, Iterator
@@ -449,6 +451,32 @@ class Tensor:
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo: dict) -> "Tensor":
+        """torch's checks, then a copy of every field and attribute (the memo keeps shared
+        objects shared)."""
+        if self._grad_fn is not None or (self._base is not None and self._base._requires_grad):
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
+                "the moment.  If you were attempting to deepcopy a module, this may be because of a "
+                "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) in memo:
+            return memo[id(self)]
+        if type(self) is not Tensor and self._data is not None and type(self.new_empty([])) is not type(self):
+            raise RuntimeError(
+                "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
+                "subclass types that implement new_empty() and for which that function returns another instance "
+                "of the same subclass. You should either properly implement new_empty() for your subclass or "
+                "override __deepcopy__() if it is intended behavior for new_empty() to return an instance of a "
+                "different type.")
+        out = memo[id(self)] = _new(type(self))
+        for name in copyreg._slotnames(type(self)):
+            if name == "_data" or name == "_storage" or not hasattr(self, name):
+                continue
+            setattr(out, name, copy.deepcopy(getattr(self, name), memo))
+        out._data, out._storage = _deepcopy_memory(self, memo)
+        out.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return out
+
     def __format__(self, spec: str) -> str:
         # a number's formatting for a plain 0-dim tensor only: torch leaves subclasses to
         # object.__format__ (which refuses a format spec)
@@ -483,6 +511,29 @@ def _to_python(value: Any, d: dtype) -> Any:
 # --- making tensors (used by kernels' adapters and factories) ------------------------------
 
 _new = object.__new__
+
+
+def _deepcopy_memory(t: Tensor, memo: dict) -> tuple[np.ndarray | None, UntypedStorage | None]:
+    """A deep copy of t's array and storage: the memory block behind them copied once per
+    deepcopy call (the memo), so that tensors sharing memory before share the copies after."""
+    data = t._data
+    if data is None:
+        return None, copy.deepcopy(t._storage, memo)
+    root = data
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    new_root = memo.get(id(root))
+    if new_root is None:
+        new_root = memo[id(root)] = root.copy(order="K")
+        memo.setdefault(id(memo), []).append(root)  # keep root alive while its id is a key (copy's rule)
+    new_data = np.ndarray(data.shape, data.dtype, new_root, _address(data) - _address(root), data.strides)
+    storage = t._storage
+    if storage is None:
+        return new_data, None
+    new_storage = memo.get(id(storage))
+    if new_storage is None:
+        new_storage = memo[id(storage)] = UntypedStorage(new_root, storage._nbytes, storage.device)
+    return new_data, new_storage
 
 
 def from_array(array: np.ndarray, d: dtype, cls: type = Tensor) -> Tensor:

@@ -498,7 +498,7 @@ _PROTOCOL_DUNDERS = frozenset(
 ) | frozenset({"__neg__", "__pos__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__",
                "__gt__", "__ge__", "__len__", "__getitem__", "__setitem__", "__format__",
                "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__",
-               "__array__", "__array_wrap__", "__repr__"})
+               "__array__", "__array_wrap__", "__repr__", "__deepcopy__"})
 
 
 def _checked_method(original: Callable, name: str) -> Callable:
