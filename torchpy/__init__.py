@@ -21,11 +21,11 @@ from ._tensor.enums import (  # noqa: F401
 from ._tensor.finfo import finfo, iinfo  # noqa: F401
 from ._tensor.printing import get_printoptions, set_printoptions  # noqa: F401
 from ._tensor.promotion import can_cast, promote_types  # noqa: F401
+from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
 from ._tensor.torch_function import mode_checked as _mode_checked
 
 # ignored by __torch_function__ in torch, but its modes see them (they pass its argument parser)
 tensor, as_tensor, can_cast, promote_types = map(_mode_checked, (tensor, as_tensor, can_cast, promote_types))
-from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
 from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
 
 globals().update(_aten.public_functions())

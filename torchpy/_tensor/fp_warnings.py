@@ -6,21 +6,22 @@ PyTorch never gives, kept silent in the kernels. Two ways, one cheap and one alw
   ~0.3 us (the set, the reset, and NumPy's slower read of a variable just changed).
 
 * A warnings filter, installed at import, that ignores those warnings when a module of
-  torchpy._aten.kernels called the ufunc from its own frame (Python charges a warning raised in C to the
-  innermost Python frame). It costs nothing until a warning happens. It holds while NumPy's
-  error state is its default (warnings: not errors, prints or calls) and no filter in front
-  of it could take such a warning (show it, or make it an error). `silent()` is that test;
-  hot kernels inline it as `FILTER_HOLDS[0] and errstate() is DEFAULT_ERRSTATE` (~0.05 us)
-  and then call the ufunc directly. It covers only ufuncs called from a kernel's own frame:
-  code that runs NumPy's Python functions (whose frames the filter does not match) sets the
-  error state instead.
+  torchpy._aten.kernels called the ufunc from its own frame (Python charges a warning raised
+  in C to the innermost Python frame). It costs nothing until a warning happens. It holds
+  while NumPy's error state is its default (warnings: not errors, prints or calls) and no
+  filter in front of it could take such a warning (show it, or make it an error). `silent()`
+  is that test; hot kernels inline it as `FILTER_HOLDS[0] and errstate() is DEFAULT_ERRSTATE`
+  (~0.05 us) and then call the ufunc directly. It covers only ufuncs called from a kernel's
+  own frame: code that runs NumPy's Python functions (whose frames the filter does not match)
+  sets the error state instead.
 
-The filter goes last, so that the program's own filters come first; FILTER_HOLDS is worked
-out again whenever the filters change: the warnings module reports every change it makes
+The filter goes last, so that the program's own filters come first. FILTER_HOLDS is worked out
+again whenever the filters change: the warnings module reports every change it makes
 (filterwarnings, simplefilter, resetwarnings, catch_warnings) through its `_filters_mutated`
-hook, which is wrapped here (and which puts the filter back where a change dropped it). Where that hook is not there (or
-not used as in CPython 3.10-3.13), FILTER_HOLDS stays False and the kernels always set the
-error state.
+hook, which is wrapped here (and which puts the filter back where a change dropped it). Where
+that hook is missing, or not used as in CPython 3.10-3.13, FILTER_HOLDS stays False and the
+kernels always set the error state. A program that calls np.seterr() (rather than using
+np.errstate blocks) leaves a non-default state: the kernels then set the state themselves.
 """
 
 from __future__ import annotations

@@ -43,9 +43,6 @@ from ..._tensor.dtype import all_dtypes, dtype
 from ..._tensor.finfo import finfo
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
 from ..._tensor.device import CPU as _CPU
-from ..._tensor.tensor import CPU_KEYSET as _CPU_KEYSET
-from ..._tensor.tensor import Tensor, contiguous_strides, from_array, meta_tensor
-from ..registry import register
 from ..._tensor.fp_warnings import DEFAULT_ERRSTATE as _DEFAULT_ERRSTATE
 from ..._tensor.fp_warnings import FILTER_HOLDS as _FILTER_HOLDS
 from ..._tensor.fp_warnings import QUIET as _QUIET
@@ -53,6 +50,9 @@ from ..._tensor.fp_warnings import errstate as _errstate
 from ..._tensor.fp_warnings import quiet  # noqa: F401 - kernels elsewhere import it from here
 from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
 from ..._tensor.fp_warnings import set_quiet as _set_quiet
+from ..._tensor.tensor import CPU_KEYSET as _CPU_KEYSET
+from ..._tensor.tensor import Tensor, contiguous_strides, from_array, meta_tensor
+from ..registry import register
 from .variants import write_inplace, write_out
 
 __all__ = [
