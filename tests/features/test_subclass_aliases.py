@@ -126,3 +126,22 @@ def test_wrapper_subclass_metadata_from_a_size_a_tuple_or_a_list(size):
     if size == "shape":  # the Size handed in is not the tensor's own shape record
         w = torchpy.Tensor._make_wrapper_subclass(Wrapper, torchpy.zeros(2, 3).shape, dtype=torchpy.float32)
         assert type(w._shape) is tuple
+
+
+def test_a_subclass_grad_is_the_plain_gradient_before_and_after_a_mode():
+    kinds = []
+    for lib in LIBS:
+        overrides = importlib.import_module(lib.__name__ + ".overrides")
+        Sub = type("Sub", (lib.Tensor,), {})
+        found = []
+        for _ in range(2):
+            w = lib.tensor([1.0, 2.0], requires_grad=True)
+            s = w.as_subclass(Sub)
+            s.retain_grad()
+            (s * 2).sum().backward()
+            found.append((type(s.grad).__name__, s.grad.tolist()))
+            with type("Passing", (overrides.TorchFunctionMode,), {
+                    "__torch_function__": lambda self, f, t, a=(), k=None: f(*a, **(k or {}))})():
+                pass
+        kinds.append(found)
+    assert kinds[1] == kinds[0] == [("Tensor", [2.0, 2.0])] * 2

@@ -344,7 +344,9 @@ def _tensor_torch_function(cls: type, func: Any, types: Any, args: tuple = (), k
         state.subclasses_enabled = previous
 
 
-_NO_WRAP: set = set()
+# functions whose results Tensor's __torch_function__ hands back as they are (torch's
+# get_default_nowrap_functions: a subclass's .grad is the plain gradient)
+_NO_WRAP: set = {Tensor.__dict__["grad"].__get__}
 _DEFAULT_IMPL = _tensor_torch_function.__func__
 
 
@@ -614,6 +616,7 @@ def _mode_entered() -> None:
             for name, member in own.items():
                 setattr(Tensor, name, _mode_copy(member, name))
             _own_members.update(own)
+            _NO_WRAP.add(Tensor.__dict__["grad"].__get__)  # the copy's, which handlers now get
 
 
 Tensor.__torch_function__ = _tensor_torch_function
