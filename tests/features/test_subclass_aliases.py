@@ -145,3 +145,17 @@ def test_a_subclass_grad_is_the_plain_gradient_before_and_after_a_mode():
                 pass
         kinds.append(found)
     assert kinds[1] == kinds[0] == [("Tensor", [2.0, 2.0])] * 2
+
+
+def test_a_class_that_is_not_a_tensor_class_is_refused_as_torch_refuses_it():
+    messages = []
+    for lib in LIBS:
+        x = lib.tensor([1.0])
+        found = []
+        for make in (lambda: x.as_subclass(int), lambda: lib.Tensor._make_subclass(int, x),
+                     lambda: x.as_subclass(object)):
+            with pytest.raises(TypeError) as info:
+                make()
+            found.append(str(info.value))
+        messages.append(found)
+    assert messages[1] == messages[0]

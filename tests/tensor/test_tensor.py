@@ -274,7 +274,7 @@ def test_size_takes_no_attributes_and_shapes_stay_equal_as_torch():
 
 
 def test_binary_fast_lane_builds_the_tensor_from_array_builds():
-    """The binary kernels' fast lane spells from_array out inline: the same fields, the same values."""
+    """The binary kernels' fast lane gives the tensor from_array gives: the same fields, the same values."""
     from torchpy._tensor.tensor import from_array
 
     a, b = torchpy.tensor([1.0, 2.0]), torchpy.tensor([3.0, 4.0])

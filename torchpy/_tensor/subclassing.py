@@ -55,13 +55,14 @@ def _class_keyset(cls: type, base_keyset: int) -> int:
 
 def _check_subclass(cls: Any) -> None:
     if not (isinstance(cls, type) and issubclass(cls, Tensor)):
-        raise TypeError(f"cls must be a subclass of torch.Tensor, but got {cls}")
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                        "possible. Make sure your class inherits from Tensor.")
 
 
 def alias_as(cls: type, source: Tensor) -> Tensor:
     """A `cls` instance over the same memory and metadata as `source`, sharing its storage and
-    version counter, with no autograd state and no attributes of its own yet."""
-    _check_subclass(cls)
+    version counter, with no autograd state and no attributes of its own yet. `cls` must be a
+    Tensor class: the public entry points (as_subclass, _make_subclass) check it."""
     out = object.__new__(cls)
     out._keyset = _class_keyset(cls, source._keyset)
     out._data = source._data
@@ -92,6 +93,7 @@ def _run_without_dispatch_modes(fn: Any, *args: Any) -> Any:
 
 def _make_subclass(cls: type, data: Tensor, require_grad: bool = False, **_: Any) -> Tensor:
     """torch.Tensor._make_subclass: a `cls` tensor sharing `data`'s storage, as a new leaf."""
+    _check_subclass(cls)
     out = alias_as(cls, data)
     if require_grad:
         out.requires_grad_(True)
@@ -170,12 +172,12 @@ def as_subclass(self: Tensor, cls: type) -> Tensor:
     """The same data as a `cls` instance: an alias (a view of self) that stays on self's
     autograd graph. As in torch, the alias is made with the dispatch modes set aside, so a
     mode does not see it."""
+    _check_subclass(cls)
     if self._requires_grad or self._autograd_meta is not None or self._data is None or \
             self._keyset & _PYTHON_BITS:
         # the alias op: it records AliasBackward0, carries a tangent, or asks a subclass
         from .._dispatch.ops import op_for
 
-        _check_subclass(cls)
         aliased = _run_without_dispatch_modes(op_for("aten::alias").__call__, self)
         out = alias_as(cls, aliased)
         out._requires_grad = aliased._requires_grad

@@ -42,7 +42,6 @@ from ..._tensor import promotion
 from ..._tensor.dtype import all_dtypes, dtype
 from ..._tensor.finfo import finfo
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
-from ..._tensor.device import CPU as _CPU
 from ..._tensor.fp_warnings import DEFAULT_ERRSTATE as _DEFAULT_ERRSTATE
 from ..._tensor.fp_warnings import FILTER_HOLDS as _FILTER_HOLDS
 from ..._tensor.fp_warnings import QUIET as _QUIET
@@ -50,8 +49,7 @@ from ..._tensor.fp_warnings import errstate as _errstate
 from ..._tensor.fp_warnings import quiet  # noqa: F401 - kernels elsewhere import it from here
 from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
 from ..._tensor.fp_warnings import set_quiet as _set_quiet
-from ..._tensor.tensor import CPU_KEYSET as _CPU_KEYSET
-from ..._tensor.tensor import Tensor, contiguous_strides, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
 from .variants import write_inplace, write_out
 
@@ -63,7 +61,6 @@ __all__ = [
 ]
 
 _ndarray = np.ndarray
-_new_object = object.__new__
 _result_type = promotion.result_type
 
 # --- dtype groups (the AT_DISPATCH_* sets kernels are compiled for) ---------------------------
@@ -493,24 +490,7 @@ def make_kernel(
                     out = torch_layout(out, (x, y))
                 if out.dtype is not plan[2]:
                     out = _result_cast(out, plan[2])
-                # from_array(out, plan[1]), inline: the hottest path of every small binary op
-                t = _new_object(Tensor)
-                t._keyset = _CPU_KEYSET
-                t._data = out
-                t._shape = out.shape
-                t._stride = None if out.size else contiguous_strides(out.shape)
-                t._offset = 0
-                t._dtype = plan[1]
-                t._device = _CPU
-                t._storage = None
-                t._base = None
-                t._version_counter = None
-                t._requires_grad = False
-                t._grad = None
-                t._grad_fn = None
-                t._autograd_meta = None
-                t._wrapped = None
-                return t
+                return from_array(out, plan[1])
         try:
             da = a._dtype
             x = a._data
