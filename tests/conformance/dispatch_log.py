@@ -16,7 +16,7 @@ import torch
 
 import torchpy
 
-from .harness import _convert
+from tests.oracle import convert
 
 
 _GENERATORS = tuple(lib.Generator for lib in (torch, torchpy) if hasattr(lib, "Generator"))
@@ -40,7 +40,7 @@ def _describe(x: Any) -> Any:
 
 def dispatch_log(lib: Any, fn: Callable, *inputs: Any) -> list:
     """The (op, args, kwargs) a TorchDispatchMode sees while fn(lib, *inputs) runs."""
-    args = [_convert(x, lib) for x in inputs]
+    args = [convert(x, lib) for x in inputs]
     log = []
 
     python_dispatch = importlib.import_module(lib.__name__ + ".utils._python_dispatch")

@@ -12,7 +12,7 @@ import torch
 import torchpy
 
 from .dispatch_log import assert_same_dispatch
-from .harness import FLOAT_DTYPES, Input, check, check_error, randn
+from tests.oracle import FLOAT_DTYPES, Input, check, check_error, close_for, randn
 
 # (input shape, output_size) per family: batched and unbatched, bins that divide and bins that
 # overlap, outputs larger than inputs, None entries, zero outputs, a global pool.
@@ -29,10 +29,6 @@ ALL = [(dims, shape, size) for dims, cases in CASES.items() for shape, size in c
 IDS = [f"{d}d-{'x'.join(map(str, s))}-{o}" for d, s, o in ALL]
 
 
-def tol(dtype):
-    return {"atol": 1e-2, "rtol": 1e-2} if dtype in ("float16", "bfloat16") else {"atol": 1e-6, "rtol": 1e-5}
-
-
 def avg(t, dims):
     return getattr(t.nn.functional, f"adaptive_avg_pool{dims}d")
 
@@ -45,9 +41,9 @@ def max_(t, dims):
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 def test_values_and_indices(dims, shape, size, dtype):
     x = Input(randn(*shape) * 3, dtype)
-    check(lambda t, a: avg(t, dims)(a, size), x, **tol(dtype))
-    check(lambda t, a: max_(t, dims)(a, size), x, **tol(dtype))
-    check(lambda t, a: max_(t, dims)(a, size, return_indices=True), x, **tol(dtype))
+    check(lambda t, a: avg(t, dims)(a, size), x, policy=close_for(dtype))
+    check(lambda t, a: max_(t, dims)(a, size), x, policy=close_for(dtype))
+    check(lambda t, a: max_(t, dims)(a, size, return_indices=True), x, policy=close_for(dtype))
 
 
 @pytest.mark.parametrize("dims, shape, size", ALL, ids=IDS)

@@ -12,7 +12,7 @@ import torch
 
 import torchpy
 
-from .harness import ALL_DTYPES, Input, _convert, check, check_error
+from tests.oracle import ALL_DTYPES, Input, convert, check, check_error
 from .test_view import check_ops_seen, geometry, values
 
 FLOATS = np.array([0.0, -1.5, 2.7, -2.7, 300.0, -129.0, 65504.0, 1e5, 0.1, 1.0])
@@ -24,7 +24,7 @@ def warns_like_torch(fn, *inputs, message: str) -> None:
     for lib in (torch, torchpy):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            fn(lib, *[_convert(x, lib) for x in inputs])
+            fn(lib, *[convert(x, lib) for x in inputs])
         user = [str(w.message).split(" (Triggered internally")[0] for w in caught
                 if issubclass(w.category, UserWarning)]
         if lib is torchpy:

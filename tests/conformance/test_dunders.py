@@ -12,7 +12,7 @@ import torch
 import torchpy
 
 from .dispatch_log import assert_same_dispatch
-from .harness import ALL_DTYPES, Input, check, check_error
+from tests.oracle import ALL_DTYPES, Input, agree, check, check_error, close_for
 
 X = Input([1.5, -2.0, 3.0], "float32")
 Y = Input([0.5, 4.0, -1.0], "float32")
@@ -115,33 +115,19 @@ def values_for(dtype):
     return [1.5, -2.0, 3.0, 0.25]
 
 
-def tol(dtype):
-    return {"atol": 1e-2, "rtol": 1e-2} if dtype in ("float16", "bfloat16") else {}
-
-
-def agree(fn, *inputs, **tolerance):
-    """Same result, or the same error."""
-    try:
-        fn(torch, *[x.make(torch) if isinstance(x, Input) else x for x in inputs])
-    except Exception:  # noqa: BLE001
-        check_error(fn, *inputs)
-        return
-    check(fn, *inputs, **tolerance)
-
-
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("op", BINARY)
 def test_binary_dunder_values(op, dtype):
     fn = BINARY[op]
     x = Input(values_for(dtype), dtype)
     y = Input(values_for(dtype)[::-1], dtype)
-    agree(lambda t, a, b: fn(a, b), x, y, **tol(dtype))
+    agree(lambda t, a, b: fn(a, b), x, y, policy=close_for(dtype))
     # float16 with a complex number is complex32, which torchpy cannot store
     for number in (2, -1, 1.5, True) + ((2j,) if dtype != "float16" else ()):
-        agree(lambda t, a: fn(a, number), x, **tol(dtype))
-        agree(lambda t, a: fn(number, a), x, **tol(dtype))
-    agree(lambda t, a, b: fn(a, b), x, Input(2, "float64"), **tol(dtype))  # a 0-dim tensor
-    agree(lambda t, a, b: fn(a, b), x, Input([[1], [2]], "int32"), **tol(dtype))  # broadcasting
+        agree(lambda t, a: fn(a, number), x, policy=close_for(dtype))
+        agree(lambda t, a: fn(number, a), x, policy=close_for(dtype))
+    agree(lambda t, a, b: fn(a, b), x, Input(2, "float64"), policy=close_for(dtype))  # a 0-dim tensor
+    agree(lambda t, a, b: fn(a, b), x, Input([[1], [2]], "int32"), policy=close_for(dtype))  # broadcasting
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -149,10 +135,10 @@ def test_binary_dunder_values(op, dtype):
 def test_inplace_dunder_values(op, dtype):
     fn = INPLACE[op]
     x = Input(values_for(dtype), dtype)
-    agree(lambda t, a, b: fn(a, b), x, Input(values_for(dtype)[::-1], dtype), **tol(dtype))
-    agree(lambda t, a: fn(a, 2), x, **tol(dtype))
-    agree(lambda t, a: fn(a, 1.5), x, **tol(dtype))
-    agree(lambda t, a, b: fn(a, b), x, Input([[1], [2]], "int32"), **tol(dtype))  # self cannot broadcast
+    agree(lambda t, a, b: fn(a, b), x, Input(values_for(dtype)[::-1], dtype), policy=close_for(dtype))
+    agree(lambda t, a: fn(a, 2), x, policy=close_for(dtype))
+    agree(lambda t, a: fn(a, 1.5), x, policy=close_for(dtype))
+    agree(lambda t, a, b: fn(a, b), x, Input([[1], [2]], "int32"), policy=close_for(dtype))  # self cannot broadcast
 
 
 def test_inplace_dunders_keep_the_object():
@@ -170,8 +156,8 @@ def test_inplace_dunders_keep_the_object():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_unary_dunder_values(dtype):
     x = Input(values_for(dtype), dtype)
-    agree(lambda t, a: -a, x, **tol(dtype))
-    agree(lambda t, a: abs(a), x, **tol(dtype))
+    agree(lambda t, a: -a, x, policy=close_for(dtype))
+    agree(lambda t, a: abs(a), x, policy=close_for(dtype))
     agree(lambda t, a: ~a, x)
     agree(lambda t, a: +a, x)
 
@@ -200,7 +186,7 @@ def test_numpy_scalars_are_numbers():
     for scalar in (np.float32(2.5), np.float64(2.5), np.int64(3), np.int8(3), np.bool_(True)):
         for fn in (lambda a, s: a + s, lambda a, s: s + a, lambda a, s: a * s, lambda a, s: s - a,
                    lambda a, s: a < s, lambda a, s: s < a, lambda a, s: a ** s, lambda a, s: s / a):
-            agree(lambda t, a: fn(a, scalar), x, **tol("float16"))
+            agree(lambda t, a: fn(a, scalar), x, policy=close_for("float16"))
             agree(lambda t, a: fn(a, scalar), i)
 
 

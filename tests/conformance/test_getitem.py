@@ -10,7 +10,7 @@ import pytest
 
 import torchpy
 
-from .harness import ALL_DTYPES, Input, check, check_error
+from tests.oracle import ALL_DTYPES, Input, check, check_error
 from .test_view import check_ops_seen, geometry, shares_storage, values
 
 BASIC_INDICES = [

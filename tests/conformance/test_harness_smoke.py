@@ -2,7 +2,7 @@
 
 import pytest
 
-from .harness import ALL_DTYPES, Input, check, check_error, randn
+from tests.oracle import ALL_DTYPES, Input, check, check_error, randn
 
 
 @pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if d != "bool"])

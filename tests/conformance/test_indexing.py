@@ -9,7 +9,7 @@ import torch
 
 import torchpy
 
-from .harness import ALL_DTYPES, Input, _convert, check, check_error, randint, randn
+from tests.oracle import ALL_DTYPES, Input, check, check_error, convert, randint, randn, scaled
 
 def values(*shape: int, dtype: str = "float32", noncontiguous: bool = False) -> Input:
     """Small distinct values that every dtype can hold (bool: all but the first are True)."""
@@ -33,7 +33,7 @@ def both_warn(fn, *inputs) -> list[str]:
     """fn must warn (UserWarning) the same first message in torch and torchpy."""
     messages = []
     for lib in (torch, torchpy):
-        converted = [_convert(x, lib) for x in inputs]
+        converted = [convert(x, lib) for x in inputs]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             fn(lib, *converted)
@@ -404,9 +404,9 @@ def test_scatter_reduce_two(reduce, include_self, dtype):
     x = Input(randint(-5, 6, 3, 4), dtype)
     src = Input(randint(-9, 10, 3, 4, seed=1), dtype)
     i = ints([[0, 0, 1, 1], [0, 2, 0, 0], [2, 2, 2, 1]])
-    check(lambda t, x, i, s: x.scatter_reduce(0, i, s, reduce, include_self=include_self), x, i, src, rtol=1e-3)
+    check(lambda t, x, i, s: x.scatter_reduce(0, i, s, reduce, include_self=include_self), x, i, src, policy=scaled(rtol=1e-3))
     j = ints([[0, 0, 3], [1, 1, 1], [2, 0, 2]])
-    check(lambda t, x, j, s: (x.scatter_reduce_(1, j, s, reduce, include_self=include_self), x)[1], x, j, src, rtol=1e-3)
+    check(lambda t, x, j, s: (x.scatter_reduce_(1, j, s, reduce, include_self=include_self), x)[1], x, j, src, policy=scaled(rtol=1e-3))
 
 
 def test_scatter_reduce_two_nan_and_errors():
@@ -674,13 +674,13 @@ def test_random_index_and_index_put(seed):
             return [None if e is None else tensors[e] for e in entries]
 
         try:
-            expected = index(torch, *[_convert(v, torch) for v in inputs[:1]], *key([_convert(v, torch) for v in inputs[1:]]))
+            expected = index(torch, *[convert(v, torch) for v in inputs[:1]], *key([convert(v, torch) for v in inputs[1:]]))
         except IndexError:
             check_error(lambda t, x, *ts: index(t, x, *key(ts)), *inputs)
             continue
         check(lambda t, x, *ts: index(t, x, *key(ts)), *inputs)
         values_ = rng.standard_normal(tuple(expected.shape)).astype(np.float32)
-        check(lambda t, x, v, *ts: t.ops.aten.index_put.default(x, key(ts), v, True), x, values_, *inputs[1:], atol=1e-5)
+        check(lambda t, x, v, *ts: t.ops.aten.index_put.default(x, key(ts), v, True), x, values_, *inputs[1:], policy=scaled(atol=1e-5))
         check(lambda t, x, v, *ts: t.ops.aten.index_put.default(x, key(ts), v), x, values_[-1:] if values_.ndim else values_, *inputs[1:])
 
 

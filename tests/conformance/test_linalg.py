@@ -12,7 +12,7 @@ import torch
 import torchpy
 
 from .dispatch_log import assert_same_dispatch
-from .harness import Input, check, check_error, randint, randn
+from tests.oracle import Input, check, check_error, randint, randn, scaled
 
 DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "complex64"]
 TOL = {"float16": 2e-2, "bfloat16": 5e-2}
@@ -29,8 +29,9 @@ def arg(shape, dtype="float32", noncontiguous=False, seed=0, requires_grad=False
 
 
 def tol(dtype):
+    """Sums of products: a tolerance scaled to the dtype's precision (inputs are O(1))."""
     t = TOL.get(dtype, 1e-5)
-    return {"atol": t, "rtol": t}
+    return scaled(rtol=t, atol=t)
 
 
 # --- the kernels -----------------------------------------------------------------------------------
@@ -39,10 +40,10 @@ def tol(dtype):
 @pytest.mark.parametrize("noncontiguous", [False, True])
 def test_mm_bmm(dtype, noncontiguous):
     check(lambda t, a, b: t.mm(a, b), arg((3, 4), dtype, noncontiguous), arg((4, 5), dtype, noncontiguous, 1),
-          **tol(dtype))
-    check(lambda t, a, b: a.mm(b), arg((1, 4), dtype), arg((4, 1), dtype, seed=1), **tol(dtype))
+          policy=tol(dtype))
+    check(lambda t, a, b: a.mm(b), arg((1, 4), dtype), arg((4, 1), dtype, seed=1), policy=tol(dtype))
     check(lambda t, a, b: t.bmm(a, b), arg((2, 3, 4), dtype, noncontiguous), arg((2, 4, 5), dtype, noncontiguous, 1),
-          **tol(dtype))
+          policy=tol(dtype))
 
 
 def test_transposed_operands():
@@ -65,17 +66,17 @@ def test_empty_dims(shapes):
 def test_addmm_baddbmm_addmv(dtype):
     scale = {"beta": 2, "alpha": 3} if dtype.startswith("int") else {"beta": 0.5, "alpha": -1.5}
     check(lambda t, s, a, b: t.addmm(s, a, b), arg((4,), dtype), arg((3, 2), dtype, seed=1), arg((2, 4), dtype, seed=2),
-          **tol(dtype))
+          policy=tol(dtype))
     check(lambda t, s, a, b: t.addmm(s, a, b, **scale), arg((3, 4), dtype, True), arg((3, 2), dtype, seed=1),
-          arg((2, 4), dtype, True, seed=2), **tol(dtype))
+          arg((2, 4), dtype, True, seed=2), policy=tol(dtype))
     check(lambda t, s, a, b: s.addmm(a, b, beta=0), arg((3, 1), dtype), arg((3, 2), dtype, seed=1),
-          arg((2, 4), dtype, seed=2), **tol(dtype))
+          arg((2, 4), dtype, seed=2), policy=tol(dtype))
     check(lambda t, s, a, b: t.baddbmm(s, a, b, **scale), arg((3, 4), dtype), arg((2, 3, 5), dtype, seed=1),
-          arg((2, 5, 4), dtype, True, seed=2), **tol(dtype))
+          arg((2, 5, 4), dtype, True, seed=2), policy=tol(dtype))
     check(lambda t, s, a, b: t.addmv(s, a, b, **scale), arg((3,), dtype), arg((3, 2), dtype, True, seed=1),
-          arg((2,), dtype, seed=2), **tol(dtype))
+          arg((2,), dtype, seed=2), policy=tol(dtype))
     check(lambda t, s, a, b: t.addmv(s, a, b), arg((), dtype), arg((3, 2), dtype, seed=1), arg((2,), dtype, seed=2),
-          **tol(dtype))
+          policy=tol(dtype))
 
 
 def test_beta_zero_ignores_nan_and_int_scalars_truncate():
@@ -88,9 +89,9 @@ def test_beta_zero_ignores_nan_and_int_scalars_truncate():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_mv_dot_vdot(dtype):
-    check(lambda t, a, b: t.mv(a, b), arg((3, 4), dtype, True), arg((4,), dtype, seed=1), **tol(dtype))
-    check(lambda t, a, b: t.dot(a, b), arg((5,), dtype, True), arg((5,), dtype, seed=1), **tol(dtype))
-    check(lambda t, a, b: a.vdot(b), arg((5,), dtype), arg((5,), dtype, True, seed=1), **tol(dtype))
+    check(lambda t, a, b: t.mv(a, b), arg((3, 4), dtype, True), arg((4,), dtype, seed=1), policy=tol(dtype))
+    check(lambda t, a, b: t.dot(a, b), arg((5,), dtype, True), arg((5,), dtype, seed=1), policy=tol(dtype))
+    check(lambda t, a, b: a.vdot(b), arg((5,), dtype), arg((5,), dtype, True, seed=1), policy=tol(dtype))
     check(lambda t, a, b: t.dot(a, b), arg((0,), dtype), arg((0,), dtype, seed=1))
 
 
@@ -269,8 +270,8 @@ def test_matmul_noncontiguous_batches_take_the_bmm_path():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_matmul_dtypes(dtype):
-    check(lambda t, x, y: t.matmul(x, y), arg((2, 2, 3), dtype), arg((3, 4), dtype, seed=1), **tol(dtype))
-    check(lambda t, x, y: t.matmul(x, y), arg((3,), dtype), arg((2, 3, 4), dtype, seed=1), **tol(dtype))
+    check(lambda t, x, y: t.matmul(x, y), arg((2, 2, 3), dtype), arg((3, 4), dtype, seed=1), policy=tol(dtype))
+    check(lambda t, x, y: t.matmul(x, y), arg((3,), dtype), arg((2, 3, 4), dtype, seed=1), policy=tol(dtype))
 
 
 # --- outer, linear ---------------------------------------------------------------------------------
@@ -320,7 +321,7 @@ EINSUM_CASES = [
 @pytest.mark.parametrize("equation,shapes", EINSUM_CASES)
 def test_einsum(equation, shapes):
     inputs = [arg(s, seed=i) for i, s in enumerate(shapes)]
-    check(lambda t, *ops: t.einsum(equation, *ops), *inputs, atol=1e-5, rtol=1e-4)
+    check(lambda t, *ops: t.einsum(equation, *ops), *inputs, policy=scaled(rtol=1e-4, atol=1e-5))
     assert_same_dispatch(lambda t, *ops: t.einsum(equation, *ops), *inputs)
 
 

@@ -10,9 +10,8 @@ import torch
 
 import torchpy
 
-from .harness import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, Input, check, check_error, randint, randn
+from tests.oracle import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES, Input, check, check_error, close_for, randint, randn
 
-HALF_TOL = {"atol": 1e-2, "rtol": 1e-2}
 REAL_DTYPES = FLOAT_DTYPES + INT_DTYPES + ("bool",)
 NAN = float("nan")
 INF = float("inf")
@@ -29,9 +28,6 @@ def values_for(dtype, *shape, seed=0):
     return randn(*shape, seed=seed)
 
 
-def tol(dtype):
-    return HALF_TOL if dtype in ("float16", "bfloat16") else {}
-
 
 DIMS = [None, 0, 1, -1, (0, 2), (-1, 0), (), [1]]
 
@@ -42,9 +38,9 @@ DIMS = [None, 0, 1, -1, (0, 2), (-1, 0), (), [1]]
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_sum_all_dtypes(dtype):
     x = Input(values_for(dtype, 2, 3, 4), dtype)
-    check(lambda t, a: a.sum(), x, **tol(dtype))
-    check(lambda t, a: t.sum(a, 1), x, **tol(dtype))
-    check(lambda t, a: a.sum((0, 2), keepdim=True), Input(values_for(dtype, 2, 3, 4), dtype, noncontiguous=True), **tol(dtype))
+    check(lambda t, a: a.sum(), x, policy=close_for(dtype))
+    check(lambda t, a: t.sum(a, 1), x, policy=close_for(dtype))
+    check(lambda t, a: a.sum((0, 2), keepdim=True), Input(values_for(dtype, 2, 3, 4), dtype, noncontiguous=True), policy=close_for(dtype))
 
 
 @pytest.mark.parametrize("dim", DIMS)
@@ -95,9 +91,9 @@ def test_sum_errors():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_prod(dtype):
     x = Input(values_for(dtype, 3, 4) if dtype != "float16" else values_for(dtype, 3, 4) / 2, dtype)
-    check(lambda t, a: a.prod(), x, **tol(dtype))
-    check(lambda t, a: a.prod(1), x, **tol(dtype))
-    check(lambda t, a: t.prod(a, 0, keepdim=True), x, **tol(dtype))
+    check(lambda t, a: a.prod(), x, policy=close_for(dtype))
+    check(lambda t, a: a.prod(1), x, policy=close_for(dtype))
+    check(lambda t, a: t.prod(a, 0, keepdim=True), x, policy=close_for(dtype))
     check(lambda t, a: a.prod(-1, dtype=t.complex128 if a.is_complex() else t.float64), x)
 
 
@@ -116,8 +112,8 @@ def test_nansum(dtype):
     if dtype in FLOAT_DTYPES:
         values[0, 1] = values[2, 3] = NAN
     x = Input(values, dtype)
-    check(lambda t, a: a.nansum(), x, **tol(dtype))
-    check(lambda t, a: t.nansum(a, 1, keepdim=True), x, **tol(dtype))
+    check(lambda t, a: a.nansum(), x, policy=close_for(dtype))
+    check(lambda t, a: t.nansum(a, 1, keepdim=True), x, policy=close_for(dtype))
     check(lambda t, a: t.nansum(a, (0,), dtype=t.float64), x)
 
 
@@ -136,15 +132,15 @@ def test_nansum_errors_and_out():
 def test_mean(dtype, dim):
     x = Input(values_for(dtype, 2, 3, 4), dtype, noncontiguous=True)
     if dim is None:
-        check(lambda t, a: a.mean(), x, **tol(dtype))
+        check(lambda t, a: a.mean(), x, policy=close_for(dtype))
     else:
-        check(lambda t, a: a.mean(dim), x, **tol(dtype))
-        check(lambda t, a: t.mean(a, dim, keepdim=True), x, **tol(dtype))
+        check(lambda t, a: a.mean(dim), x, policy=close_for(dtype))
+        check(lambda t, a: t.mean(a, dim, keepdim=True), x, policy=close_for(dtype))
 
 
 def test_mean_dtype_argument_and_errors():
     check(lambda t, a: a.mean(dtype=t.float64), Input([1, 2, 4], "int32"))
-    check(lambda t, a: a.mean(0, dtype=t.float16), Input(randn(3, 2), "float32"), **HALF_TOL)
+    check(lambda t, a: a.mean(0, dtype=t.float16), Input(randn(3, 2), "float32"), policy=close_for("float16"))
     check(lambda t, a: a.mean(dtype=t.complex64), Input(randn(3), "float32"))
     check_error(lambda t, a: a.mean(), Input([1, 2], "int8"))
     check_error(lambda t, a: a.mean(0), Input([True, False], "bool"))
@@ -383,15 +379,15 @@ def _quiet(fn):
 @pytest.mark.parametrize("op", ["std", "var"])
 def test_std_var_overloads(dtype, op):
     x = Input(values_for(dtype, 3, 4, 2), dtype, noncontiguous=True)
-    check(lambda t, a: getattr(a, op)(), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(0), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)((0, 2), False), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, 1, True, True), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(unbiased=False), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(dim=-1, correction=0), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(correction=2, keepdim=True), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(1, correction=1.5), x, **tol(dtype))
-    check(lambda t, a: getattr(a, op)(dim=None), x, **tol(dtype))
+    check(lambda t, a: getattr(a, op)(), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(0), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)((0, 2), False), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, 1, True, True), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(unbiased=False), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(dim=-1, correction=0), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(correction=2, keepdim=True), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(1, correction=1.5), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(a, op)(dim=None), x, policy=close_for(dtype))
 
 
 @pytest.mark.parametrize("op", ["std", "var"])
@@ -427,11 +423,11 @@ def test_std_var_errors_and_out(op):
 @pytest.mark.parametrize("op", ["std_mean", "var_mean"])
 def test_std_mean_var_mean(dtype, op):
     x = Input(values_for(dtype, 3, 4), dtype, noncontiguous=True)
-    check(lambda t, a: getattr(t, op)(a), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, 0), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, 1, False, True), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, unbiased=False), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, (0, 1), correction=0, keepdim=True), x, **tol(dtype))
+    check(lambda t, a: getattr(t, op)(a), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, 0), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, 1, False, True), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, unbiased=False), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, (0, 1), correction=0, keepdim=True), x, policy=close_for(dtype))
     check(_quiet(lambda t, a: getattr(t, op)(a, 0)), Input(np.zeros((0, 3)), dtype))
     check_error(lambda t, a: getattr(t, op)(a), Input([1, 2], "int64"))
     for lib in (torch, torchpy):
@@ -451,10 +447,10 @@ def test_std_mean_out_through_ops():
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_logsumexp(dtype):
     x = Input(values_for(dtype, 3, 4), dtype, noncontiguous=True)
-    check(lambda t, a: a.logsumexp(0), x, **tol(dtype))
-    check(lambda t, a: t.logsumexp(a, (0, 1)), x, **tol(dtype))
-    check(lambda t, a: t.logsumexp(a, -1, keepdim=True), x, **tol(dtype))
-    check(lambda t, a: a.logsumexp((), keepdim=True), x, **tol(dtype))
+    check(lambda t, a: a.logsumexp(0), x, policy=close_for(dtype))
+    check(lambda t, a: t.logsumexp(a, (0, 1)), x, policy=close_for(dtype))
+    check(lambda t, a: t.logsumexp(a, -1, keepdim=True), x, policy=close_for(dtype))
+    check(lambda t, a: a.logsumexp((), keepdim=True), x, policy=close_for(dtype))
 
 
 def test_logsumexp_special_values():
@@ -490,8 +486,8 @@ def test_cumsum_cumprod(dtype, op):
     if op == "cumprod" and dtype in FLOAT_DTYPES:
         values = values / 2 + 1
     x = Input(values, dtype, noncontiguous=True)
-    check(lambda t, a: getattr(a, op)(0), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, -1), x, **tol(dtype))
+    check(lambda t, a: getattr(a, op)(0), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, -1), x, policy=close_for(dtype))
     check(lambda t, a: getattr(a, op)(dim=1, dtype=t.float64), x)
     check(lambda t, a: getattr(a, op)(0, dtype=t.int32), x)
 
@@ -532,9 +528,9 @@ ORDERS = [2, 1, 0, 3, 0.5, -1, -2.5, INF, -INF]
 @pytest.mark.parametrize("order", ORDERS)
 def test_vector_norm_orders(dtype, order):
     x = Input(values_for(dtype, 3, 4), dtype, noncontiguous=True)
-    check(lambda t, a: t.linalg.vector_norm(a, order), x, **tol(dtype))
-    check(lambda t, a: t.linalg.vector_norm(a, order, 1), x, **tol(dtype))
-    check(lambda t, a: t.linalg.vector_norm(a, order, (0, 1), keepdim=True), x, **tol(dtype))
+    check(lambda t, a: t.linalg.vector_norm(a, order), x, policy=close_for(dtype))
+    check(lambda t, a: t.linalg.vector_norm(a, order, 1), x, policy=close_for(dtype))
+    check(lambda t, a: t.linalg.vector_norm(a, order, (0, 1), keepdim=True), x, policy=close_for(dtype))
 
 
 def test_vector_norm_dtype_argument():
@@ -587,7 +583,7 @@ def test_norm_python_overloads():
     check(lambda t, a: t.norm(a, "fro", dim=1, keepdim=True), x)
     check(lambda t, a: t.norm(a, 3, -1, out=t.empty(3)), x)
     check(lambda t, a: a.norm(), Input(values_for("complex64", 4), "complex64"))
-    check(lambda t, a: a.norm(), Input(randn(4), "float16"), **HALF_TOL)
+    check(lambda t, a: a.norm(), Input(randn(4), "float16"), policy=close_for("float16"))
     check_error(lambda t, a: a.norm(), Input([1, 2], "int32"))
     check_error(lambda t, a: t.norm(a, [0]), x, match_message=False)
 
@@ -600,7 +596,7 @@ def test_norm_aten_overloads():
     check(lambda t, a: t.ops.aten.norm.ScalarOpt_dim(a, 2, []), x)
     check(lambda t, a: t.ops.aten.norm.ScalarOpt_dim_dtype(a, 1, [1], True, dtype=t.float64), x)
     check(lambda t, a: t.ops.aten.norm.ScalarOpt_dtype(a, None, dtype=t.float64), x)
-    check(lambda t, a: t.ops.aten.norm.Scalar(a), Input(randn(4), "float16"), **HALF_TOL)
+    check(lambda t, a: t.ops.aten.norm.Scalar(a), Input(randn(4), "float16"), policy=close_for("float16"))
     check_error(lambda t, a: t.ops.aten.norm.Scalar(a), Input([1, 2], "int8"))
     check_error(lambda t, a: t.ops.aten.norm.ScalarOpt_dtype(a, None, dtype=t.float16), x)
     check_error(lambda t, a: t.ops.aten.norm.Scalar(a, -1), Input(np.zeros((0, 3)), "float32"))
@@ -683,7 +679,7 @@ def test_meta_matches_torch(case, dtype):
         check_error(fn, x, match_message=False)
         return
     actual = fn(torchpy, x.make(torchpy))
-    from .harness import assert_same
+    from tests.oracle import assert_same
 
     assert_same(actual, expected)
 

@@ -11,7 +11,7 @@ import torch.utils._python_dispatch
 import torchpy
 import torchpy.utils._python_dispatch
 
-from .harness import Input, check, check_error
+from tests.oracle import Input, check, check_error
 
 X = np.arange(6.0).reshape(2, 3)
 

@@ -3,15 +3,11 @@
 import numpy as np
 import pytest
 
-from .harness import FLOAT_DTYPES, Input, check, check_error, randn
+from tests.oracle import FLOAT_DTYPES, Input, check, check_error, close_for, randn
 
-HALF_TOL = {"atol": 1e-2, "rtol": 1e-2}
 NAN = float("nan")
 INF = float("inf")
 
-
-def tol(dtype):
-    return HALF_TOL if dtype in ("float16", "bfloat16") else {"atol": 1e-6, "rtol": 1e-5}
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
@@ -19,9 +15,9 @@ def tol(dtype):
 @pytest.mark.parametrize("dim", [0, 1, 2, -1])
 def test_softmax_dims_and_dtypes(dtype, op, dim):
     x = Input(randn(2, 3, 4) * 3, dtype, noncontiguous=True)
-    check(lambda t, a: getattr(a, op)(dim), x, **tol(dtype))
-    check(lambda t, a: getattr(t, op)(a, dim), x, **tol(dtype))
-    check(lambda t, a: getattr(t.ops.aten, "_" + op).default(a, dim, False), x, **tol(dtype))
+    check(lambda t, a: getattr(a, op)(dim), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t, op)(a, dim), x, policy=close_for(dtype))
+    check(lambda t, a: getattr(t.ops.aten, "_" + op).default(a, dim, False), x, policy=close_for(dtype))
 
 
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])

@@ -6,7 +6,7 @@ import torch
 
 import torchpy
 
-from .harness import ALL_DTYPES, FLOAT_DTYPES, Input, check, check_error, randint, randn
+from tests.oracle import ALL_DTYPES, FLOAT_DTYPES, Input, check, check_error, randint, randn
 
 REAL_DTYPES = [d for d in ALL_DTYPES if not d.startswith("complex")]
 NAN, INF = float("nan"), float("inf")

@@ -13,7 +13,7 @@ import torchpy
 import torchpy.overrides  # noqa: F401
 import torchpy.utils._python_dispatch  # noqa: F401  (torchpy.utils for the recorder)
 
-from .harness import ALL_DTYPES, Input, _convert, check, check_error
+from tests.oracle import ALL_DTYPES, Input, convert, check, check_error
 
 # --- helpers -------------------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def _write_through(view: Any, base: Any) -> Any:
 
 def ops_seen(lib: Any, fn: Callable, *inputs: Any) -> list:
     """(op name, args, kwargs) as a TorchDispatchMode sees them while fn runs; tensors as shapes."""
-    args = [_convert(x, lib) for x in inputs]
+    args = [convert(x, lib) for x in inputs]
     log = []
 
     def describe(v: Any) -> Any:
@@ -545,7 +545,7 @@ def test_view_of_a_view_has_the_first_base():
 
 def test_torch_function_mode_sees_the_methods():
     def names(lib, fn, *inputs):
-        args = [_convert(x, lib) for x in inputs]
+        args = [convert(x, lib) for x in inputs]
         seen = []
 
         class Recorder(lib.overrides.TorchFunctionMode):
