@@ -765,7 +765,7 @@ def test_tensor_and_number_lane_as_torch(dtype, number):
             results.append([(str(o.dtype), tuple(o.stride()), np.array(o.tolist(), dtype=float)) for o in outs])
         for (t_dtype, t_stride, t_values), (o_dtype, o_stride, o_values) in zip(*results):
             assert (o_dtype, o_stride) == (t_dtype, t_stride), name
-            np.testing.assert_array_equal(o_values, t_values, err_msg=name)
+            assert_values(o_values, t_values, EXACT, t_dtype.removeprefix("torch."), name)  # IEEE exact ops
 
 
 # --- relu / clamp on large arrays (kernels/bounds.py spreads the bound into an array) ------------

@@ -63,7 +63,7 @@ def test_forward_pre_hook_bad_return_with_kwargs():
         m.register_forward_pre_hook(lambda mod, args, kwargs: 5, with_kwargs=True)
         return m(lib.ones(1))
 
-    assert check(program)[0] == "raised"
+    check(program, expect_error=RuntimeError)
 
 
 def test_always_call_hooks_run_when_forward_raises():
@@ -141,7 +141,7 @@ def test_full_backward_hooks_grad_input_and_grad_output_values():
         (out1.sum() * 3 + (out2 * out2).sum()).backward()
         return log, a.grad, c.grad
 
-    check(program, rtol=1e-5)
+    check(program)
 
 
 def test_backward_hooks_can_replace_gradients():
@@ -157,7 +157,7 @@ def test_backward_hooks_can_replace_gradients():
         m(x).sum().backward()
         return seen, x.grad, m.weight.grad
 
-    check(program, rtol=1e-5)
+    check(program)
 
 
 def test_backward_hooks_order_across_nested_modules():
@@ -184,8 +184,7 @@ def test_backward_hook_wrong_number_of_gradients():
         m.register_full_backward_hook(lambda mod, gi, go: (gi[0], gi[0]))
         m(lib.ones(1, 2, requires_grad=True)).sum().backward()
 
-    check(program)
-    assert check(program)[0] == "raised"
+    check(program, expect_error=RuntimeError)
 
 
 def test_backward_pre_hook_wrong_number_of_gradients():
@@ -194,7 +193,7 @@ def test_backward_pre_hook_wrong_number_of_gradients():
         m.register_full_backward_pre_hook(lambda mod, go: (go[0], go[0]))
         m(lib.ones(1, 2, requires_grad=True)).sum().backward()
 
-    assert check(program)[0] == "raised"
+    check(program, expect_error=RuntimeError)
 
 
 def test_backward_hook_when_no_input_requires_grad_warns_and_sees_none():
@@ -276,7 +275,7 @@ def test_per_module_op_counting_with_global_hooks_and_a_dispatch_mode():
                 h.remove()
         return sorted(counts.items()), stack
 
-    assert check(program)[0] != "raised"
+    check(program)
 
 
 def _run_non_full(lib, module, *inputs):
@@ -295,7 +294,7 @@ def test_non_full_backward_hook_sees_the_last_nodes_gradients():
         x = lib.randn(2, 3, requires_grad=True)
         return _run_non_full(lib, lib.nn.Linear(3, 2), x)
 
-    assert check(program, rtol=1e-5)[0] != "raised"
+    check(program)
 
 
 @pytest.mark.parametrize("case", ["elementwise", "two_nodes", "tuple_out", "kwargs_in"])
@@ -317,7 +316,7 @@ def test_non_full_backward_hook_warnings(case):
         m.forward = lambda a, scale=2.0: a * scale
         return _run_non_full(lib, m, x, 2.0)
 
-    assert check(program)[0] != "raised"
+    check(program)
 
 
 def test_full_and_non_full_hooks_do_not_mix():
@@ -344,9 +343,11 @@ def test_global_non_full_backward_hook():
     def program(lib):
         mm = lib.nn.modules.module
         log = []
+        mm._global_is_full_backward_hook = None  # an earlier test's global full hook leaves the mode set
         handle = mm.register_module_backward_hook(lambda mod, gi, go: log.append((type(mod).__name__, gi, go)))
         try:
-            lib.nn.Linear(2, 1)(lib.ones(1, 2, requires_grad=True)).sum().backward()
+            m = lib.nn.Linear(2, 1)  # kept alive: torch's non-full hook holds the module weakly
+            m(lib.ones(1, 2, requires_grad=True)).sum().backward()
             try:
                 mm.register_module_full_backward_hook(lambda *a: None)
             except RuntimeError as e:

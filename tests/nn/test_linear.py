@@ -3,13 +3,14 @@
 import pytest
 
 from tests.nn.helpers import check
+from tests.oracle import EXACT
 
 
 @pytest.mark.parametrize("sizes", [(4, 3), (1, 7), (10, 1), (16, 32)])
 @pytest.mark.parametrize("bias", [True, False])
 def test_same_seed_gives_torchs_initial_weights(sizes, bias):
     # Linear draws with kaiming_uniform_ and uniform_: torchpy reproduces torch's CPU stream exactly
-    check(lambda lib: list(lib.nn.Linear(*sizes, bias=bias).state_dict().values()), rtol=0, atol=0)
+    check(lambda lib: list(lib.nn.Linear(*sizes, bias=bias).state_dict().values()), policy=EXACT)
 
 
 @pytest.mark.parametrize("shape", [(5,), (2, 5), (3, 2, 5)])
@@ -21,7 +22,7 @@ def test_forward_and_backward(shape):
         (y * y).sum().backward()
         return y, type(y.grad_fn).__name__, x.grad, m.weight.grad, m.bias.grad
 
-    check(program, rtol=1e-5, atol=1e-6)
+    check(program)
 
 
 def test_constructor_options_and_repr():
@@ -39,11 +40,11 @@ def test_reset_parameters_redraws():
         m.reset_parameters()
         return list(m.parameters())
 
-    check(program, rtol=0, atol=0)
+    check(program, policy=EXACT)
 
 
 def test_wrong_input_size_error():
-    assert check(lambda lib: lib.nn.Linear(3, 2)(lib.ones(4, 5)))[0] == "raised"
+    check(lambda lib: lib.nn.Linear(3, 2)(lib.ones(4, 5)), expect_error=RuntimeError)
 
 
 def test_identity():

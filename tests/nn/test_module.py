@@ -132,11 +132,12 @@ def test_load_state_dict_errors(case):
         before = [p.clone() for p in m.parameters()]
         try:
             m.load_state_dict(sd)
-        finally:
-            after = list(m.parameters())
-        return before, after
+        except (RuntimeError, TypeError) as e:  # the error, and parameters left as they were
+            return type(e).__name__, str(e).replace("torchpy.", "torch."), before, list(m.parameters())
+        return "loaded", before, list(m.parameters())
 
-    check(program)
+    result = check(program)
+    assert case == "scalar" or result[0] in ("RuntimeError", "TypeError")
 
 
 def test_setattr_registration_and_errors():
@@ -218,7 +219,7 @@ def test_registration_errors(call):
         finally:
             assert (list(m._parameters), list(m._buffers), list(m._modules)) == before
 
-    check(program)
+    check(program, expect_error=Exception)  # each call raises; type and message must be torch's
 
 
 def test_attribute_assignment_before_init():
@@ -357,7 +358,7 @@ def test_forward_not_implemented_message():
             pass
         return NoForward()(1)
 
-    assert check(program)[0] == "raised"
+    check(program, expect_error=Exception)
 
 
 def test_module_outputs_match_torch_with_weights_from_torch():
@@ -428,7 +429,7 @@ def test_pickle_round_trip():
         return (list(again.state_dict().items()), type(p).__name__, p.requires_grad, repr(again),
                 [type(t).__name__ for t in again.parameters()], again.lin.tmp)
 
-    assert check(program)[0] != "raised"
+    check(program)
 
 
 def test_shared_submodules_and_parameters():
@@ -454,7 +455,7 @@ def test_to_argument_errors(args, kwargs):
     def program(lib):
         lib.nn.Linear(2, 2).to(*args, **kwargs)
 
-    assert check(program)[0] == "raised"
+    check(program, expect_error=Exception)
 
 
 def test_to_complex_warns():
@@ -529,7 +530,8 @@ def test_set_submodule(target, strict):
         m.set_submodule(target, replacement, strict=bool(strict is True))
         return [n for n, _ in m.named_modules()], repr(m)
 
-    check(program)
+    succeeds = (target, strict) in {("a.fc", False), ("a.new", False), ("top", False)}
+    check(program, expect_error=None if succeeds else Exception)
 
 
 def test_private_state_dict_hook_forms():
@@ -552,7 +554,7 @@ def test_private_state_dict_hook_forms():
             out.append(str(e))
         return out, log
 
-    assert check(program)[0] != "raised"
+    check(program)
 
 
 def test_meta_device_and_to_empty():

@@ -68,8 +68,15 @@ def run_both(code: str, *, results: tuple[str, ...] = (), seed: int | None = Non
     return run(code, "torch", results=results, seed=seed), run(code, "torchpy", results=results, seed=seed)
 
 
-def assert_same(code: str, *, results: tuple[str, ...] = (), seed: int | None = None) -> Outcome:
+def assert_same(code: str, *, results: tuple[str, ...] = (), seed: int | None = None,
+                expect_error: type[BaseException] | None = None) -> Outcome:
+    """The example prints, returns and raises the same under both libraries. It must run to its
+    end under torch unless `expect_error` names the exception torch's run ends with."""
     theirs, ours = run_both(code, results=results, seed=seed)
+    if expect_error is None:
+        assert theirs.error is None, f"torch's run raised {theirs.error}"
+    else:
+        assert theirs.error is not None and theirs.error[0] == expect_error.__name__, theirs.error
     assert ours.error == theirs.error, ours.printed
     assert ours.printed == theirs.printed
     assert ours.results == theirs.results
