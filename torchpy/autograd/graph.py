@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from .._tensor.tensor import Tensor
 from .._aten.fastcall import aten, call
+from .._aten.kernels.view import type_string
 from ..utils.hooks import RemovableHandle, add_hook  # standard library only: no layering cycle
 from .anomaly_mode import record_creation, state as _anomaly_state
 from .grad_mode import state as _grad_state
@@ -265,7 +266,7 @@ class SavedTensor:
             dims = ", ".join(map(str, t._shape))
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: [torch.{_type_name(t)} [{dims}]]{where} is at version "
+                f"inplace operation: [{type_string(t)} [{dims}]]{where} is at version "
                 f"{t._version}; expected version {self.version} instead. Hint: enable anomaly "
                 "detection to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -299,13 +300,6 @@ class SavedTensor:
         self.released = True
         self.tensor = None
         self.packed = None
-
-
-def _type_name(t: Tensor) -> str:
-    names = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-             "bfloat16": "BFloat16Tensor", "complex64": "ComplexFloatTensor",
-             "complex128": "ComplexDoubleTensor"}
-    return names.get(t.dtype._name, "Tensor")
 
 
 class saved_tensors_hooks:

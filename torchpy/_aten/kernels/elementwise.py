@@ -55,7 +55,7 @@ from .variants import write_inplace, write_out
 
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
-    "not_implemented", "checked_scalar", "on_meta", "type_meta_name", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
+    "not_implemented", "checked_scalar", "on_meta", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
     "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX", "check_out_dtype",
     "inplace_variant", "out_variant", "register_variants", "torch_layout",
 ]
@@ -107,23 +107,6 @@ def not_implemented(label: str, d: dtype) -> NotImplementedError:
     return NotImplementedError(f'"{label}" not implemented for \'{d._c10_name}\'')
 
 
-# C++ type names as PyTorch's messages print them: TypeMeta's (mask / dtype checks) and the
-# ones checked_convert names (scalar conversions).
-_TYPE_META_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-    "float32": "float", "float64": "double", "complex32": "c10::complex<c10::Half>",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}
-_CONVERT_NAMES = dict(_TYPE_META_NAMES, uint8="uint8_t", int8="int8_t", int16="int16_t",
-                      int64="int64_t")
-
-
-def type_meta_name(d: dtype) -> str:
-    """The C++ type name PyTorch prints for `d` in dtype-mismatch messages ("long int")."""
-    return _TYPE_META_NAMES[d._name]
-
-
 def _limits(d: dtype) -> tuple[float, float, bool, bool]:
     """(lowest, max, floating, unsigned) of a real dtype."""
     if d.is_floating_point:
@@ -157,7 +140,7 @@ def checked_scalar(value: Any, d: dtype) -> Any:
     """`value` converted to `d`'s kind of Python number, with PyTorch's overflow check
     ("value cannot be converted to type int8_t without overflow")."""
     if _overflows(value, d):
-        raise RuntimeError(f"value cannot be converted to type {_CONVERT_NAMES[d._name]} without overflow")
+        raise RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
     if d is _dt.bool:
         return bool(value)
     if d.is_complex:
@@ -652,8 +635,8 @@ def check_out_dtype(rule: str, result: dtype, out: Tensor) -> None:
         raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {result._c10_name}")
     if rule == "generated" and out._dtype is not result:
         raise RuntimeError(
-            f"Expected out tensor to have dtype {type_meta_name(result)}, but got "
-            f"{type_meta_name(out._dtype)} instead")
+            f"Expected out tensor to have dtype {result._type_meta_name}, but got "
+            f"{out._dtype._type_meta_name} instead")
     if not promotion.can_cast(result, out._dtype):
         raise _cast_error(result, out)
 
