@@ -51,12 +51,12 @@ from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
 from ..._tensor.fp_warnings import set_quiet as _set_quiet
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
-from .variants import write_inplace, write_out
+from .variants import check_out_dtype, write_inplace, write_out
 
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
     "not_implemented", "checked_scalar", "on_meta", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
-    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX", "check_out_dtype",
+    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX",
     "inplace_variant", "out_variant", "register_variants", "torch_layout",
 ]
 
@@ -615,32 +615,6 @@ def elementwise(
 # kernel's own dtype dispatch. The variants run the kernel first (the common case pays
 # nothing extra); on an error they redo the dtype check, whose error then wins.
 
-def _cast_error(result: dtype, destination: Tensor) -> RuntimeError:
-    if destination._data is None:  # PyTorch's meta kernels word it their own way
-        return RuntimeError(
-            f"Attempting to cast from {result} to out tensor with dtype {destination._dtype}, "
-            "but this can't be cast because it is not safe!")
-    return RuntimeError(
-        f"result type {result._c10_name} can't be cast to the desired output type "
-        f"{destination._dtype._c10_name}")
-
-
-def check_out_dtype(rule: str, result: dtype, out: Tensor) -> None:
-    """Raise PyTorch's error if `out` cannot receive a result of dtype `result`.
-
-    rule "castable": any dtype the result can be cast to (TensorIterator's default);
-    "exact": the result's dtype ("Found dtype Double but expected Float");
-    "generated": the result's dtype, for out= kernels PyTorch generates from functional ones."""
-    if rule == "exact" and out._dtype is not result:
-        raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {result._c10_name}")
-    if rule == "generated" and out._dtype is not result:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {result._type_meta_name}, but got "
-            f"{out._dtype._type_meta_name} instead")
-    if not promotion.can_cast(result, out._dtype):
-        raise _cast_error(result, out)
-
-
 def _check_inplace_shape(self: Tensor, shape: tuple[int, ...]) -> None:
     if shape != self._shape:
         raise RuntimeError(
@@ -663,7 +637,7 @@ def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> C
             result = result_dtype(self, *args, **kwargs) if result_dtype is not None else None
             _check_inplace_shape(self, broadcast_shapes(*(x._shape for x in (self, *args) if isinstance(x, Tensor))))
             if result is not None:
-                check_out_dtype("castable", result, self)
+                check_out_dtype(self, result, "castable")
             raise
         return write_inplace(self, result)
 
@@ -673,17 +647,21 @@ def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> C
 
 
 def out_variant(kernel: Callable, rule: str = "castable", result_dtype: Callable | None = None) -> Callable:
-    """op(..., out=out): the functional kernel's result written into out (resized if needed)."""
+    """op(..., out=out): the functional kernel's result written into out (resized if needed).
+
+    `rule` is check_out_dtype's ("castable", "same", "exact"), or "generated": "exact"'s
+    check made after computing, as the out= wrappers PyTorch generates do."""
     result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
+    dtype_rule = "exact" if rule == "generated" else rule
 
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         try:
             result = kernel(*args, **kwargs)
         except Exception:
             if result_dtype is not None and rule != "generated":  # generated ones compute first
-                check_out_dtype(rule, result_dtype(*args, **kwargs), out)
+                check_out_dtype(out, result_dtype(*args, **kwargs), dtype_rule)
             raise
-        check_out_dtype(rule, result._dtype, out)
+        check_out_dtype(out, result._dtype, dtype_rule)
         return write_out(out, result)
 
     out_kernel.__name__ = out_kernel.__qualname__ = kernel.__name__ + "_out"

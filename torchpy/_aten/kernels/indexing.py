@@ -31,7 +31,7 @@ from ..._tensor.torch_function import state as _function_state
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
 from ..registry import register
-from .variants import write_out
+from .variants import check_out_dtype, write_out
 
 CPU_META = ("CPU", "Meta")
 
@@ -50,15 +50,6 @@ NONZERO_META_MESSAGE = (
 def dims(shape: Sequence[int]) -> str:
     """A shape as PyTorch prints it in messages: [3, 4]."""
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def check_out_dtype(out: Tensor, expected: _dt.dtype) -> None:
-    """Structured kernels' out= rule: the out tensor's dtype must be exactly the result's."""
-    if out._dtype is not expected:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {expected._type_meta_name}, but got "
-            f"{out._dtype._type_meta_name} instead"
-        )
 
 
 def exact_out_of(functional: Callable) -> Callable:

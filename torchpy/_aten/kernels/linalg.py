@@ -29,7 +29,7 @@ from ..fastcall import aten as _overload
 from ..fastcall import call
 from ..registry import register
 from .factory import element, write_factory_result
-from .variants import write_inplace
+from .variants import check_out_dtype, write_inplace
 
 aten = ops.aten
 
@@ -362,9 +362,7 @@ def _out_of(functional: Any) -> Any:
     """out= kernel: compute, check the dtype (PyTorch's structured kernels require it), resize, copy."""
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         result = functional(*args, **kwargs)
-        if result._dtype is not out._dtype:
-            raise RuntimeError(
-                f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+        check_out_dtype(out, result._dtype)
         return write_factory_result(out, result)
 
     out_kernel.__name__ = functional.__name__ + "_out"
@@ -536,8 +534,7 @@ def matmul_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
             "matmul(): functions with out=... arguments don't support automatic differentiation, but one of "
             "the arguments requires grad.")
     result = _matmul(self, other, has_out=True)
-    if result._dtype is not out._dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+    check_out_dtype(out, result._dtype)
     return write_factory_result(out, result)
 
 

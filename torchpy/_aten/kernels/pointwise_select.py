@@ -168,7 +168,7 @@ def _inplace_naming_type_meta(functional: Any) -> Any:
 for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max", clamp_max)]:
     register(_name, BACKEND, _kernel)
     register(f"{_name}_", BACKEND, _inplace_naming_type_meta(_kernel))
-    register(f"{_name}_out", BACKEND, out_variant(_kernel, "exact", _kernel.result_dtype))
+    register(f"{_name}_out", BACKEND, out_variant(_kernel, "same", _kernel.result_dtype))
 
 
 # --- lerp ---------------------------------------------------------------------------------------------
@@ -224,7 +224,7 @@ register("lerp", BACKEND, lerp_tensor)
 register("lerp_Scalar_", BACKEND, inplace_variant(lerp_scalar, _lerp_dtype))
 register("lerp_", BACKEND, inplace_variant(lerp_tensor, _lerp_dtype))
 register("lerp_Scalar_out", BACKEND, out_variant(lerp_scalar, result_dtype=_lerp_dtype))
-register("lerp_out", BACKEND, out_variant(lerp_tensor, "exact", _lerp_dtype))
+register("lerp_out", BACKEND, out_variant(lerp_tensor, "same", _lerp_dtype))
 
 
 # --- where ----------------------------------------------------------------------------------------------

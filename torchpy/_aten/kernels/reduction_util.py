@@ -19,7 +19,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
-from .variants import write_out
+from .variants import check_out_dtype, write_out
 
 # 16-bit floats are accumulated in float32, as PyTorch's CPU kernels do (acc_type).
 _ACCUMULATE = {_dt.float16: np.dtype(np.float32), _dt.bfloat16: np.dtype(np.float32)}
@@ -186,14 +186,6 @@ def meta(shape: tuple[int, ...], d: dtype) -> Tensor:
 
 
 # --- out= kernels ----------------------------------------------------------------------------
-
-
-def check_out_dtype(out: Tensor, expected: dtype) -> None:
-    if out._dtype is not expected:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {expected._type_meta_name}, but got "
-            f"{out._dtype._type_meta_name} instead"
-        )
 
 
 def out_kernel(functional: Callable, policy: str = "exact",
