@@ -20,7 +20,7 @@ from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
 from .fast_methods import _moded
 from .fastcall import aten, call, call_kw
-from .kernels.view import _TENSOR_TYPE_NAMES, tensor_type_name
+from .kernels.view import tensor_type_name
 
 
 
@@ -117,7 +117,7 @@ def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
     return to(self, "cpu", memory_format=memory_format)
 
 
-_DTYPE_BY_TYPE_NAME = {f"torch.{name}Tensor": getattr(_dt, key) for key, name in _TENSOR_TYPE_NAMES.items()}
+_DTYPE_BY_TYPE_NAME = {f"torch.{d._c10_name}Tensor": d for d in _dt.all_dtypes}
 
 
 def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:

@@ -148,10 +148,7 @@ def _legacy_new(cls: type, *args: Any, device: Any = None) -> Tensor:
 
     default = _dt.get_default_dtype()
     if len(args) == 1 and isinstance(args[0], Tensor):
-        source = args[0]
-        if source._dtype is not default:
-            raise TypeError(f"expected {_legacy_type_name(default)} (got {source._dtype})")
-        result = source
+        result = args[0]  # torch 2.13 takes a tensor of any dtype, as it is
     elif not args or all(_is_size_value(a) for a in args) or (
             len(args) == 1 and isinstance(args[0], tuple) and type(args[0]).__name__ == "Size"):
         sizes = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
@@ -168,10 +165,6 @@ def _legacy_new(cls: type, *args: Any, device: Any = None) -> Tensor:
 
 def _is_size_value(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) or type(value).__name__ == "SymInt"
-
-
-def _legacy_type_name(d: _dt.dtype) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}.get(d._name, d._name)
 
 
 Tensor.__new__ = _legacy_new  # type: ignore[assignment]

@@ -40,6 +40,8 @@ class dtype:
         "_name",
         "_index",
         "_c10_name",
+        "_type_meta_name",
+        "_cpp_type_name",
         "_numpy",
         "abbr",
         "itemsize",
@@ -79,13 +81,16 @@ class dtype:
         return self._complex
 
 
-def _make(index: int, name: str, c10_name: str, abbr: str, kind: str, np_type: Any) -> dtype:
+def _make(index: int, name: str, c10_name: str, abbr: str, kind: str, np_type: Any,
+          type_meta_name: str, cpp_type_name: str) -> dtype:
     d = object.__new__(dtype)
     np_dtype = None if np_type is None else np.dtype(np_type)
     fields = {
         "_name": name,
         "_index": index,
         "_c10_name": c10_name,  # c10::ScalarType's name, which PyTorch's error messages use
+        "_type_meta_name": type_meta_name,  # "long int": dtype-mismatch messages
+        "_cpp_type_name": cpp_type_name,  # "int64_t": "value cannot be converted to type ..."
         "_numpy": np_dtype,
         "abbr": abbr,
         "itemsize": 4 if np_dtype is None else np_dtype.itemsize,  # only complex32 lacks NumPy
@@ -100,22 +105,25 @@ def _make(index: int, name: str, c10_name: str, abbr: str, kind: str, np_type: A
     return d
 
 
-# The one table of dtypes. Row order is the `_index` order (and the promotion tables' order).
-#   name          c10 name         abbr    kind  NumPy type
+# The one table of dtypes, and of the names PyTorch's messages give them. Row order is the
+# `_index` order (and the promotion tables' order). Three C++ spellings appear in messages:
+# c10::ScalarType's name ("Long"), the TypeMeta (demangled typeid) name ("long int": dtype
+# mismatch checks) and the C++ element type ("int64_t": scalar conversion overflow).
+#   name          c10 name         abbr    kind  NumPy type       TypeMeta name               C++ type
 _TABLE = [
-    ("bool",       "Bool",          "b8",   "b",  np.bool_),
-    ("uint8",      "Byte",          "u8",   "u",  np.uint8),
-    ("int8",       "Char",          "i8",   "i",  np.int8),
-    ("int16",      "Short",         "i16",  "i",  np.int16),
-    ("int32",      "Int",           "i32",  "i",  np.int32),
-    ("int64",      "Long",          "i64",  "i",  np.int64),
-    ("float16",    "Half",          "f16",  "f",  np.float16),
-    ("bfloat16",   "BFloat16",      "bf16", "f",  ml_dtypes.bfloat16),
-    ("float32",    "Float",         "f32",  "f",  np.float32),
-    ("float64",    "Double",        "f64",  "f",  np.float64),
-    ("complex32",  "ComplexHalf",   "c32",  "c",  None),
-    ("complex64",  "ComplexFloat",  "c64",  "c",  np.complex64),
-    ("complex128", "ComplexDouble", "c128", "c",  np.complex128),
+    ("bool",       "Bool",          "b8",   "b",  np.bool_,        "bool",                     "bool"),
+    ("uint8",      "Byte",          "u8",   "u",  np.uint8,        "unsigned char",            "uint8_t"),
+    ("int8",       "Char",          "i8",   "i",  np.int8,         "signed char",              "int8_t"),
+    ("int16",      "Short",         "i16",  "i",  np.int16,        "short int",                "int16_t"),
+    ("int32",      "Int",           "i32",  "i",  np.int32,        "int",                      "int"),
+    ("int64",      "Long",          "i64",  "i",  np.int64,        "long int",                 "int64_t"),
+    ("float16",    "Half",          "f16",  "f",  np.float16,      "c10::Half",                "c10::Half"),
+    ("bfloat16",   "BFloat16",      "bf16", "f",  ml_dtypes.bfloat16, "c10::BFloat16",         "c10::BFloat16"),
+    ("float32",    "Float",         "f32",  "f",  np.float32,      "float",                    "float"),
+    ("float64",    "Double",        "f64",  "f",  np.float64,      "double",                   "double"),
+    ("complex32",  "ComplexHalf",   "c32",  "c",  None,            "c10::complex<c10::Half>",  "c10::complex<c10::Half>"),
+    ("complex64",  "ComplexFloat",  "c64",  "c",  np.complex64,    "c10::complex<float>",      "c10::complex<float>"),
+    ("complex128", "ComplexDouble", "c128", "c",  np.complex128,   "c10::complex<double>",     "c10::complex<double>"),
 ]  # fmt: skip
 
 all_dtypes: tuple[dtype, ...] = tuple(_make(i, *row) for i, row in enumerate(_TABLE))

@@ -13,7 +13,7 @@ from .._dispatch import tls
 from .._dispatch.keys import DispatchKey
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
-from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of
+from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of, init_fields
 
 _untyped_storage = Tensor.untyped_storage  # Tensor's own (a mode-checking copy may replace the method)
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
@@ -63,26 +63,13 @@ def alias_as(cls: type, source: Tensor) -> Tensor:
     """A `cls` instance over the same memory and metadata as `source`, sharing its storage and
     version counter, with no autograd state and no attributes of its own yet. `cls` must be a
     Tensor class: the public entry points (as_subclass, _make_subclass) check it."""
-    out = object.__new__(cls)
-    out._keyset = _class_keyset(cls, source._keyset)
-    out._data = source._data
-    out._shape = source._shape
-    out._stride = source._stride
-    out._offset = source._offset
-    out._dtype = source._dtype
-    out._device = source._device
-    out._storage = source._storage if source._data is None else _untyped_storage(source)
-    out._base = source._base
     counter = source._version_counter
     if counter is None:
         counter = source._version_counter = [0]
-    out._version_counter = counter
-    out._requires_grad = False
-    out._grad = None
-    out._grad_fn = None
-    out._autograd_meta = None
-    out._wrapped = None
-    return out
+    return init_fields(
+        object.__new__(cls), _class_keyset(cls, source._keyset), source._data, source._shape, source._stride,
+        source._offset, source._dtype, source._device,
+        source._storage if source._data is None else _untyped_storage(source), source._base, counter)
 
 
 def _run_without_dispatch_modes(fn: Any, *args: Any) -> Any:
@@ -144,25 +131,10 @@ def _make_wrapper_subclass(
     else:
         dev = canonical_device(device)
         keyset = _wrapper_keyset(cls, dev)
-    out = object.__new__(cls)
-    out._keyset = keyset
-    out._data = None
-    out._shape = shape
-    if strides is not None:
-        out._stride = tuple(strides)
-    else:
-        out._stride = contiguous or contiguous_strides_of(shape)
-    out._offset = storage_offset or 0
-    out._dtype = dtype if dtype is not None else _dt.get_default_dtype()
-    out._device = dev
-    out._storage = None
-    out._base = None
-    out._version_counter = None
-    out._requires_grad = False
-    out._grad = None
-    out._grad_fn = None
-    out._autograd_meta = None
-    out._wrapped = None
+    out = init_fields(
+        object.__new__(cls), keyset, None, shape,
+        tuple(strides) if strides is not None else contiguous or contiguous_strides_of(shape),
+        storage_offset or 0, dtype if dtype is not None else _dt.get_default_dtype(), dev, None)
     if requires_grad:
         out.requires_grad_(True)
     return out

@@ -536,8 +536,35 @@ def _deepcopy_memory(t: Tensor, memo: dict) -> tuple[np.ndarray | None, UntypedS
     return new_data, new_storage
 
 
+def init_fields(t: Tensor, keyset: int, data: np.ndarray | None, shape: tuple[int, ...],
+                stride: tuple[int, ...] | None, offset: int | None, d: dtype, dev: device,
+                storage: UntypedStorage | None, base: Tensor | None = None,
+                version_counter: list[int] | None = None) -> Tensor:
+    """Set every slot of a new (object.__new__) tensor: the one list of Tensor's fields.
+    Autograd state starts empty. from_array spells this out inline (the hottest path);
+    tests/tensor/test_tensor_fields.py checks the two agree."""
+    t._keyset = keyset
+    t._data = data
+    t._shape = shape
+    t._stride = stride
+    t._offset = offset
+    t._dtype = d
+    t._device = dev
+    t._storage = storage
+    t._base = base
+    t._version_counter = version_counter
+    t._requires_grad = False
+    t._grad = None
+    t._grad_fn = None
+    t._autograd_meta = None
+    t._wrapped = None
+    return t
+
+
 def from_array(array: np.ndarray, d: dtype, cls: type = Tensor) -> Tensor:
     """A CPU tensor over a freshly computed array it owns (no copy)."""
+    # init_fields(_new(cls), CPU_KEYSET, array, array.shape, stride, 0, d, CPU, None), inline:
+    # every op result is made here and the call would cost ~0.03 us of a ~1 us op
     t = _new(cls)
     t._keyset = CPU_KEYSET
     t._data = array
@@ -592,26 +619,12 @@ _on_multi_output_views: Any = None
 def meta_tensor(shape: tuple[int, ...], d: dtype, stride: tuple[int, ...] | None = None,
                 offset: int = 0, storage: UntypedStorage | None = None) -> Tensor:
     """A tensor on the meta device: sizes, strides and dtype, no data."""
-    t = _new(Tensor)
-    t._keyset = META_KEYSET
-    t._data = None
-    t._shape = tuple(shape)
-    t._stride = contiguous_strides(t._shape) if stride is None else tuple(stride)
-    t._offset = offset
-    t._dtype = d
-    t._device = META
+    shape = tuple(shape)
+    stride = contiguous_strides(shape) if stride is None else tuple(stride)
     if storage is None:
-        extent = 1 + builtins.sum((s - 1) * st for s, st in zip(t._shape, t._stride)) if all(t._shape) else 0
+        extent = 1 + builtins.sum((s - 1) * st for s, st in zip(shape, stride)) if all(shape) else 0
         storage = UntypedStorage(None, (extent + offset) * d.itemsize, META)
-    t._storage = storage
-    t._base = None
-    t._version_counter = None
-    t._requires_grad = False
-    t._grad = None
-    t._grad_fn = None
-    t._autograd_meta = None
-    t._wrapped = None
-    return t
+    return init_fields(_new(Tensor), META_KEYSET, None, shape, stride, offset, d, META, storage)
 
 
 def wrapped_number(value: Any) -> Tensor:

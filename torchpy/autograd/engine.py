@@ -52,7 +52,7 @@ def accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool = False)
             _torch_function.restore(saved_state)
     meta = variable._autograd_meta
     if meta is not None:
-        for hook in meta.post_accumulate_hooks:
+        for hook in tuple(meta.post_accumulate_hooks.values()):
             hook(variable)
 
 
@@ -140,24 +140,25 @@ def _ancestors(roots: list[Node], targets: set[Node]) -> tuple[set[Node], set[No
 
 
 def _run_pre_hooks(node: Node, grads: list) -> list:
-    """Node pre-hooks, then hooks registered on the tensors this node produced."""
-    for hook in node._pre_hooks:
-        result = hook(tuple(grads))
-        if result is not None:
-            grads = list(result)
+    """torch's order: hooks registered on the tensors this node produced, their retain_grad,
+    then the node's own pre-hooks."""
     for index, hooks in node._tensor_pre_hooks.items():
-        for hook in hooks:
+        for hook in tuple(hooks.values()):
             result = hook(grads[index])
             if result is not None:
                 grads[index] = result
     for index, retain in node._retain_grad_hooks.items():
         retain(grads[index])
+    for hook in tuple(node._pre_hooks.values()):
+        result = hook(tuple(grads))
+        if result is not None:
+            grads = list(result)
     return grads
 
 
 def _call_node(node: Node, grads: list) -> list:
     outputs = node.apply(grads)
-    for hook in node._hooks:
+    for hook in tuple(node._hooks.values()):
         result = hook(tuple(outputs), tuple(grads))
         if result is not None:
             outputs = list(result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import weakref
+from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 from .._aten.fastcall import call_kw
@@ -11,9 +12,10 @@ from .._dispatch.ops import OpOverload, op_for
 from .._tensor.enums import preserve_format
 from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
+from ..utils.hooks import RemovableHandle, add_hook
 from . import grad_mode
 from .engine import accumulate_into_grad, run_backward
-from .graph import RemovableHandle, autograd_meta, grad_accumulator
+from .graph import autograd_meta, grad_accumulator
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -161,9 +163,7 @@ def register_hook(self: Tensor, hook: Callable) -> RemovableHandle:
         node, index = grad_accumulator(self), 0
     else:
         node, index = self._grad_fn, autograd_meta(self).output_nr
-    hooks = node._hook_dict("_tensor_pre_hooks").setdefault(index, [])
-    hooks.append(hook)
-    return RemovableHandle(hooks, hook)
+    return add_hook(node._hook_dict("_tensor_pre_hooks").setdefault(index, OrderedDict()), hook)
 
 
 def retain_grad(self: Tensor) -> None:
@@ -194,6 +194,4 @@ def retains_grad(self: Tensor) -> bool:
 def register_post_accumulate_grad_hook(self: Tensor, hook: Callable) -> RemovableHandle:
     if self._grad_fn is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-    hooks = autograd_meta(self).post_accumulate_hooks
-    hooks.append(hook)
-    return RemovableHandle(hooks, hook)
+    return add_hook(autograd_meta(self).post_accumulate_hooks, hook)

@@ -15,10 +15,13 @@ import sys
 import threading
 import types
 import weakref
+from collections import OrderedDict
 from typing import Any, Callable, Mapping
 
 from .._tensor.tensor import Tensor
 from .._aten.fastcall import aten, call
+from .._aten.kernels.view import type_string
+from ..utils.hooks import RemovableHandle, add_hook  # standard library only: no layering cycle
 from .anomaly_mode import record_creation, state as _anomaly_state
 from .grad_mode import state as _grad_state
 
@@ -29,14 +32,13 @@ _NO_HOOKS: Mapping = types.MappingProxyType({})  # read-only: hooks go in a node
 class AutogradMeta:
     """Per-tensor autograd state beyond requires_grad / grad / grad_fn (made on demand)."""
 
-    __slots__ = ("output_nr", "grad_accumulator", "hooks", "retains_grad", "post_accumulate_hooks", "fw_grads")
+    __slots__ = ("output_nr", "grad_accumulator", "retains_grad", "post_accumulate_hooks", "fw_grads")
 
     def __init__(self) -> None:
         self.output_nr = 0
         self.grad_accumulator: AccumulateGrad | None = None  # shared by every use of the leaf
-        self.hooks: list[Callable] = []
         self.retains_grad = False
-        self.post_accumulate_hooks: list[Callable] = []
+        self.post_accumulate_hooks: OrderedDict[int, Callable] = OrderedDict()  # by RemovableHandle id
         self.fw_grads: dict[int, Tensor] | None = None  # forward-mode tangents by dual level
 
 
@@ -47,33 +49,16 @@ def autograd_meta(t: Tensor) -> AutogradMeta:
     return meta
 
 
-class RemovableHandle:
-    """Returned by register_hook: `remove()` takes the hook out."""
-
-    def __init__(self, hooks: list, hook: Callable) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
-
-    def __enter__(self) -> "RemovableHandle":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.remove()
-
-
 class Node:
     """A backward function: gradients of its outputs in, gradients of its inputs out."""
 
     _name = "Node"
     # Hooks are rare and a node is made per recorded op: the containers are shared empty
-    # ones until a hook is registered (the _hook_list / _hook_dict helpers make them own).
-    _pre_hooks: list[Callable] | tuple = ()
-    _hooks: list[Callable] | tuple = ()
-    _tensor_pre_hooks: Mapping[int, list[Callable]] = _NO_HOOKS  # Tensor.register_hook on outputs
+    # ones until a hook is registered (_hook_dict makes the node its own). Hooks are keyed
+    # by their RemovableHandle's id, as in torch: two registrations of one hook are two.
+    _pre_hooks: Mapping[int, Callable] = _NO_HOOKS
+    _hooks: Mapping[int, Callable] = _NO_HOOKS
+    _tensor_pre_hooks: Mapping[int, OrderedDict[int, Callable]] = _NO_HOOKS  # Tensor.register_hook, by output
     _retain_grad_hooks: Mapping[int, Callable] = _NO_HOOKS
     _metadata: dict | None = None
     _num_outputs = 1  # how many gradients the node takes in (its forward's outputs)
@@ -85,17 +70,10 @@ class Node:
         if _anomaly_state.enabled:  # the forward call's stack, for backward's error reports
             record_creation(self)
 
-    def _hook_list(self, name: str) -> list:
+    def _hook_dict(self, name: str) -> OrderedDict:
         hooks = self.__dict__.get(name)
         if hooks is None:
-            hooks = []
-            setattr(self, name, hooks)
-        return hooks
-
-    def _hook_dict(self, name: str) -> dict:
-        hooks = self.__dict__.get(name)
-        if hooks is None:
-            hooks = {}
+            hooks = OrderedDict()  # a RemovableHandle holds it by weak reference
             setattr(self, name, hooks)
         return hooks
 
@@ -116,15 +94,11 @@ class Node:
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """fn(grad_inputs, grad_outputs) after the node runs; may return new grad_inputs."""
-        hooks = self._hook_list("_hooks")
-        hooks.append(fn)
-        return RemovableHandle(hooks, fn)
+        return add_hook(self._hook_dict("_hooks"), fn)
 
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """fn(grad_outputs) before the node runs; may return new grad_outputs."""
-        hooks = self._hook_list("_pre_hooks")
-        hooks.append(fn)
-        return RemovableHandle(hooks, fn)
+        return add_hook(self._hook_dict("_pre_hooks"), fn)
 
     def __call__(self, *grads: Any) -> Any:
         result = self.apply(list(grads))
@@ -292,7 +266,7 @@ class SavedTensor:
             dims = ", ".join(map(str, t._shape))
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: [torch.{_type_name(t)} [{dims}]]{where} is at version "
+                f"inplace operation: [{type_string(t)} [{dims}]]{where} is at version "
                 f"{t._version}; expected version {self.version} instead. Hint: enable anomaly "
                 "detection to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -326,13 +300,6 @@ class SavedTensor:
         self.released = True
         self.tensor = None
         self.packed = None
-
-
-def _type_name(t: Tensor) -> str:
-    names = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-             "bfloat16": "BFloat16Tensor", "complex64": "ComplexFloatTensor",
-             "complex128": "ComplexDoubleTensor"}
-    return names.get(t.dtype._name, "Tensor")
 
 
 class saved_tensors_hooks:

@@ -1,8 +1,10 @@
 """torchpy.utils.hooks: handles for hooks kept in dicts, and nn.Module's full backward hooks.
 
-Module hooks live in OrderedDicts keyed by a handle's id (so `prepend` can move a
-hook to the front); a handle also removes the id from the flag dicts that were
-registered with it (with_kwargs, always_call).
+Every hook kind (tensor, autograd Node, post-accumulate-grad, module, global module,
+optimizer) lives in an OrderedDict keyed by its handle's id, as in torch: removing twice
+is a no-op, two registrations of one hook are two, and `prepend` can move a hook to the
+front. A handle also removes the id from the flag dicts registered with it (with_kwargs,
+always_call). Standard library only at import time: autograd's graph imports it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from .adaptive_pool import (
     sizes_text,
     suggests_channels_last,
 )
-from .reduction_util import TYPE_META_NAMES, out_kernel, register_kernel
+from .reduction_util import out_kernel, register_kernel
 
 # --- array code ------------------------------------------------------------------------------
 
@@ -88,8 +88,8 @@ def _adaptive_avg_pool2d_backward(grad_output: Tensor, self: Tensor) -> Tensor:
     if ndim not in (3, 4):
         raise RuntimeError(f"{where}: Expected 3D or 4D tensor, but got {sizes_text(self, False)}")
     if grad_output._dtype is not self._dtype:
-        raise RuntimeError(f"{where}: Expected dtype {TYPE_META_NAMES[self._dtype]} for `grad_output` but got dtype "
-                           f"{TYPE_META_NAMES[grad_output._dtype]}")
+        raise RuntimeError(f"{where}: Expected dtype {self._dtype._type_meta_name} for `grad_output` but got dtype "
+                           f"{grad_output._dtype._type_meta_name}")
     check_dtype("adaptive_avg_pool2d_backward", self._dtype)
     grad = grad_output._data.astype(_compute_dtype(self._dtype), copy=False)
     return result_tensor(avg_pool_backward_array(grad, self._shape[-2:]), self._dtype,
@@ -132,8 +132,8 @@ def _max_pool_backward(spatial: int, grad_output: Tensor, self: Tensor, indices:
         raise RuntimeError(f"expected sizes {sizes_text(indices, False)} for `{grad_name}` but got sizes "
                            f"{sizes_text(grad_output, False)}")
     if grad_output._dtype is not self._dtype:
-        raise RuntimeError(f"expected dtype {TYPE_META_NAMES[self._dtype]} for `{grad_name}` but got dtype "
-                           f"{TYPE_META_NAMES[grad_output._dtype]}")
+        raise RuntimeError(f"expected dtype {self._dtype._type_meta_name} for `{grad_name}` but got dtype "
+                           f"{grad_output._dtype._type_meta_name}")
     if indices._dtype is not _dt.int64:
         raise RuntimeError(f"expected scalar type Long but found {indices._dtype._c10_name}")
     check_dtype("adaptive_max_pool2d_backward" if spatial == 2 else "adaptive_max_pool3d_backward_cpu", self._dtype)

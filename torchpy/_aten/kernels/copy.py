@@ -335,14 +335,6 @@ def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
 
 # --- fill_, zero_ ----------------------------------------------------------------------------------
 
-_C_NAMES = {
-    "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
-    "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
-    "complex32": "c10::complex<c10::Half>", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
-
 def _overflows(value: Any, d: _dt.dtype) -> bool:
     """Whether a Python number cannot be stored as dtype `d` (PyTorch's checked conversion)."""
     if d is _dt.bool:
@@ -406,7 +398,7 @@ def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
     if isinstance(value, bool):
         value = int(value)
     if _overflows(value, d):
-        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[d._name]} without overflow")
+        raise RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
     np_dtype = _dt.to_numpy_dtype(d)
     if isinstance(value, int) and np_dtype.kind in "iu":
         return np.array(value & ((1 << (8 * np_dtype.itemsize)) - 1), np.uint64).astype(np_dtype)

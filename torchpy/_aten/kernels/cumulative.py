@@ -14,7 +14,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, _wrap_dim
 from .reduction_util import (
-    TYPE_META_NAMES, accumulate_dtype, cast, is_integral, meta, out_kernel, register_kernel, wrap,
+    accumulate_dtype, cast, is_integral, meta, out_kernel, register_kernel, wrap,
 )
 from .variants import write_inplace
 
@@ -46,8 +46,8 @@ def _inplace(name: str, functional: Callable[..., Tensor]) -> Callable[..., Tens
             if self._data is None:
                 raise RuntimeError("dtype argument and out dtype must match in reduction")
             raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {TYPE_META_NAMES[self._dtype]} and output "
-                f"tensor dtype {TYPE_META_NAMES[dtype]} should match"
+                f"Bad in-place call: input tensor dtype {self._dtype._type_meta_name} and output "
+                f"tensor dtype {dtype._type_meta_name} should match"
             )
         if self._dtype is _dt.bool and self._data is not None:
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')

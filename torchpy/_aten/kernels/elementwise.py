@@ -51,12 +51,12 @@ from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
 from ..._tensor.fp_warnings import set_quiet as _set_quiet
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
-from .variants import write_inplace, write_out
+from .variants import check_out_dtype, write_inplace, write_out
 
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
-    "not_implemented", "checked_scalar", "on_meta", "type_meta_name", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
-    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX", "check_out_dtype",
+    "not_implemented", "checked_scalar", "on_meta", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
+    "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX",
     "inplace_variant", "out_variant", "register_variants", "torch_layout",
 ]
 
@@ -107,23 +107,6 @@ def not_implemented(label: str, d: dtype) -> NotImplementedError:
     return NotImplementedError(f'"{label}" not implemented for \'{d._c10_name}\'')
 
 
-# C++ type names as PyTorch's messages print them: TypeMeta's (mask / dtype checks) and the
-# ones checked_convert names (scalar conversions).
-_TYPE_META_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-    "float32": "float", "float64": "double", "complex32": "c10::complex<c10::Half>",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}
-_CONVERT_NAMES = dict(_TYPE_META_NAMES, uint8="uint8_t", int8="int8_t", int16="int16_t",
-                      int64="int64_t")
-
-
-def type_meta_name(d: dtype) -> str:
-    """The C++ type name PyTorch prints for `d` in dtype-mismatch messages ("long int")."""
-    return _TYPE_META_NAMES[d._name]
-
-
 def _limits(d: dtype) -> tuple[float, float, bool, bool]:
     """(lowest, max, floating, unsigned) of a real dtype."""
     if d.is_floating_point:
@@ -157,7 +140,7 @@ def checked_scalar(value: Any, d: dtype) -> Any:
     """`value` converted to `d`'s kind of Python number, with PyTorch's overflow check
     ("value cannot be converted to type int8_t without overflow")."""
     if _overflows(value, d):
-        raise RuntimeError(f"value cannot be converted to type {_CONVERT_NAMES[d._name]} without overflow")
+        raise RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
     if d is _dt.bool:
         return bool(value)
     if d.is_complex:
@@ -632,32 +615,6 @@ def elementwise(
 # kernel's own dtype dispatch. The variants run the kernel first (the common case pays
 # nothing extra); on an error they redo the dtype check, whose error then wins.
 
-def _cast_error(result: dtype, destination: Tensor) -> RuntimeError:
-    if destination._data is None:  # PyTorch's meta kernels word it their own way
-        return RuntimeError(
-            f"Attempting to cast from {result} to out tensor with dtype {destination._dtype}, "
-            "but this can't be cast because it is not safe!")
-    return RuntimeError(
-        f"result type {result._c10_name} can't be cast to the desired output type "
-        f"{destination._dtype._c10_name}")
-
-
-def check_out_dtype(rule: str, result: dtype, out: Tensor) -> None:
-    """Raise PyTorch's error if `out` cannot receive a result of dtype `result`.
-
-    rule "castable": any dtype the result can be cast to (TensorIterator's default);
-    "exact": the result's dtype ("Found dtype Double but expected Float");
-    "generated": the result's dtype, for out= kernels PyTorch generates from functional ones."""
-    if rule == "exact" and out._dtype is not result:
-        raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {result._c10_name}")
-    if rule == "generated" and out._dtype is not result:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {type_meta_name(result)}, but got "
-            f"{type_meta_name(out._dtype)} instead")
-    if not promotion.can_cast(result, out._dtype):
-        raise _cast_error(result, out)
-
-
 def _check_inplace_shape(self: Tensor, shape: tuple[int, ...]) -> None:
     if shape != self._shape:
         raise RuntimeError(
@@ -680,7 +637,7 @@ def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> C
             result = result_dtype(self, *args, **kwargs) if result_dtype is not None else None
             _check_inplace_shape(self, broadcast_shapes(*(x._shape for x in (self, *args) if isinstance(x, Tensor))))
             if result is not None:
-                check_out_dtype("castable", result, self)
+                check_out_dtype(self, result, "castable")
             raise
         return write_inplace(self, result)
 
@@ -690,17 +647,21 @@ def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> C
 
 
 def out_variant(kernel: Callable, rule: str = "castable", result_dtype: Callable | None = None) -> Callable:
-    """op(..., out=out): the functional kernel's result written into out (resized if needed)."""
+    """op(..., out=out): the functional kernel's result written into out (resized if needed).
+
+    `rule` is check_out_dtype's ("castable", "same", "exact"), or "generated": "exact"'s
+    check made after computing, as the out= wrappers PyTorch generates do."""
     result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
+    dtype_rule = "exact" if rule == "generated" else rule
 
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         try:
             result = kernel(*args, **kwargs)
         except Exception:
             if result_dtype is not None and rule != "generated":  # generated ones compute first
-                check_out_dtype(rule, result_dtype(*args, **kwargs), out)
+                check_out_dtype(out, result_dtype(*args, **kwargs), dtype_rule)
             raise
-        check_out_dtype(rule, result._dtype, out)
+        check_out_dtype(out, result._dtype, dtype_rule)
         return write_out(out, result)
 
     out_kernel.__name__ = out_kernel.__qualname__ = kernel.__name__ + "_out"

@@ -234,16 +234,8 @@ def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
 # --- fill values --------------------------------------------------------------------------
 
 # c10's names for element types, as its overflow message prints them.
-_C_TYPE_NAMES = {
-    _dt.uint8: "uint8_t", _dt.int8: "int8_t", _dt.int16: "int16_t", _dt.int32: "int",
-    _dt.int64: "int64_t", _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16",
-    _dt.float32: "float", _dt.float64: "double",
-    _dt.complex64: "c10::complex<float>", _dt.complex128: "c10::complex<double>",
-}
-
-
 def _overflow(d: _dt.dtype) -> RuntimeError:
-    return RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES.get(d, d._c10_name)} without overflow")
+    return RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
 
 
 _FLOAT_MAX = {d: float(ml_dtypes.finfo(_dt.to_numpy_dtype(d)).max)

@@ -31,17 +31,9 @@ from ..._tensor.torch_function import state as _function_state
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
 from ..registry import register
-from .variants import write_out
+from .variants import check_out_dtype, write_out
 
 CPU_META = ("CPU", "Meta")
-
-# caffe2 TypeMeta names, which structured kernels' out= checks print.
-TYPEMETA_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
-    "int32": "int", "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-    "float32": "float", "float64": "double", "complex32": "c10::complex<c10::Half>",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}
 
 NONZERO_META_MESSAGE = (
     "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
@@ -58,19 +50,6 @@ NONZERO_META_MESSAGE = (
 def dims(shape: Sequence[int]) -> str:
     """A shape as PyTorch prints it in messages: [3, 4]."""
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def typemeta_name(d: _dt.dtype) -> str:
-    return TYPEMETA_NAMES[d._name]
-
-
-def check_out_dtype(out: Tensor, expected: _dt.dtype) -> None:
-    """Structured kernels' out= rule: the out tensor's dtype must be exactly the result's."""
-    if out._dtype is not expected:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {typemeta_name(expected)}, but got "
-            f"{typemeta_name(out._dtype)} instead"
-        )
 
 
 def exact_out_of(functional: Callable) -> Callable:
@@ -182,20 +161,13 @@ def first_out_of_bounds(idx: np.ndarray, size: int, low: int = 0) -> int | None:
 
 # --- scalars written into tensors ------------------------------------------------------------
 
-_SCALAR_TYPE_NAMES = {
-    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-    "int64": "int64_t", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
-    "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}
-
-
 def scalar_to(value: Any, d: _dt.dtype) -> Any:
     """`value` as a NumPy scalar of dtype `d`, with PyTorch's overflow check for Scalars."""
     np_type = _dt.to_numpy_dtype(d)
     if d is _dt.bool:
         return np.bool_(bool(value))
     if _overflows(value, d, np_type):
-        raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d._name]} without overflow")
+        raise RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
     if isinstance(value, complex) and not d.is_complex:
         value = value.real
     with np.errstate(all="ignore"):

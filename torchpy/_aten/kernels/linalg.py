@@ -29,7 +29,7 @@ from ..fastcall import aten as _overload
 from ..fastcall import call
 from ..registry import register
 from .factory import element, write_factory_result
-from .variants import write_inplace
+from .variants import check_out_dtype, write_inplace
 
 aten = ops.aten
 
@@ -39,21 +39,10 @@ def aten_call(name: str, tensor: Tensor, *args: Any) -> Tensor:
     trailing defaults): dispatched as usual, without the binder."""
     return call(_overload(name), tensor._keyset, tensor, *args)
 
-# PyTorch's TypeMeta names, which some of its dtype messages print.
-_TYPE_NAMES = {
-    _dt.uint8: "unsigned char", _dt.int8: "signed char", _dt.int16: "short int", _dt.int32: "int",
-    _dt.int64: "long int", _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16", _dt.float32: "float",
-    _dt.float64: "double", _dt.complex64: "c10::complex<float>", _dt.complex128: "c10::complex<double>",
-    _dt.bool: "bool",
-}
 _PYTHON_BIT = key_bits(DispatchKey.Python)
 
 
 # --- shared helpers ------------------------------------------------------------------------------
-
-def _type_name(d: _dt.dtype) -> str:
-    return _TYPE_NAMES.get(d, d._c10_name)
-
 
 def _shape_text(shape: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
@@ -163,7 +152,7 @@ def mm(self: Tensor, mat2: Tensor) -> Tensor:
         return meta_tensor(shape, d)
     if d is not mat2._dtype:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_type_name(d)} != {_type_name(mat2._dtype)}")
+            f"expected m1 and m2 to have the same dtype, but got: {d._type_meta_name} != {mat2._dtype._type_meta_name}")
     if d is _dt.bool:
         raise _not_implemented("addmm_impl_cpu_", d)
     return from_array(_product(self._data, mat2._data, d), d)
@@ -261,8 +250,8 @@ def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alph
             raise RuntimeError(f"Input dtypes must be the same, got: input: {self._dtype}, batch1: {batch1._dtype}, "
                                f"batch2: {batch2._dtype}")
         raise RuntimeError(
-            f"Input dtypes must be the same, got: input {_type_name(self._dtype)}, batch1: "
-            f"{_type_name(batch1._dtype)}, batch2: {_type_name(batch2._dtype)}")
+            f"Input dtypes must be the same, got: input {self._dtype._type_meta_name}, batch1: "
+            f"{batch1._dtype._type_meta_name}, batch2: {batch2._dtype._type_meta_name}")
     shape = _check_batches(batch1, batch2)
     _check_batch_dtypes(batch1, batch2, "baddbmm")
     d = batch1._dtype
@@ -373,9 +362,7 @@ def _out_of(functional: Any) -> Any:
     """out= kernel: compute, check the dtype (PyTorch's structured kernels require it), resize, copy."""
     def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         result = functional(*args, **kwargs)
-        if result._dtype is not out._dtype:
-            raise RuntimeError(
-                f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+        check_out_dtype(out, result._dtype)
         return write_factory_result(out, result)
 
     out_kernel.__name__ = functional.__name__ + "_out"
@@ -547,8 +534,7 @@ def matmul_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
             "matmul(): functions with out=... arguments don't support automatic differentiation, but one of "
             "the arguments requires grad.")
     result = _matmul(self, other, has_out=True)
-    if result._dtype is not out._dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {result._dtype}, but got {out._dtype} instead")
+    check_out_dtype(out, result._dtype)
     return write_factory_result(out, result)
 
 

@@ -27,7 +27,7 @@ from .elementwise import (
     ALL, ALL_BUT_BOOL, COMPLEX, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
     inplace_variant, make_kernel, on_meta, out_variant, register_variants,
 )
-from .variants import write_inplace
+from .variants import check_out_dtype, write_inplace
 
 BACKEND = ("CPU", "Meta")
 EXPLICIT = ("CompositeExplicitAutograd",)
@@ -384,14 +384,14 @@ def abs_inplace(self: Tensor) -> Tensor:
 
 def abs_out(self: Tensor, *, out: Tensor) -> Tensor:
     d = self._dtype
-    if d.is_complex and out._dtype.is_complex and out._dtype is not d:
-        raise RuntimeError(f"Found dtype {out._dtype._c10_name} but expected {d._c10_name}")
+    if d.is_complex and out._dtype.is_complex:
+        check_out_dtype(out, d, "same")
     # complex abs may write into any real dtype its result casts to; others need their own dtype
-    return (_abs_out_castable if d.is_complex else _abs_out_exact)(self, out=out)
+    return (_abs_out_castable if d.is_complex else _abs_out_same)(self, out=out)
 
 
 _abs_out_castable = out_variant(_abs, "castable")
-_abs_out_exact = out_variant(_abs, "exact")
+_abs_out_same = out_variant(_abs, "same")
 
 
 register("abs", EXPLICIT, _abs)
@@ -406,7 +406,7 @@ def _check_neg(promoted: _dt.dtype, self: Tensor) -> None:
             "invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="exact", ufunc=np.negative)
+@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="same", ufunc=np.negative)
 def neg(xp, self):
     return xp.negative(self)
 
@@ -429,7 +429,7 @@ def _no_complex(message: str) -> Callable:
     return cpu_check
 
 
-@elementwise("sign", operands=1, warns=False, out_rule="exact", cpu_check_dtypes=COMPLEX, cpu_check=_no_complex(
+@elementwise("sign", operands=1, warns=False, out_rule="same", cpu_check_dtypes=COMPLEX, cpu_check=_no_complex(
     "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
 def sign(xp, self):
     if self.dtype == np.bool_:
@@ -468,7 +468,7 @@ def _rounding(name: str, fn: Callable, complex_message: str | None) -> None:
     else:
         dtypes, cpu_check = ALL_BUT_BOOL, _no_complex(complex_message)
     elementwise(name, operands=1, dtypes=dtypes, label=f"{name}_vml_cpu", cpu_check=cpu_check,
-                cpu_check_dtypes=COMPLEX, warns=False, out_rule="exact")(impl)
+                cpu_check_dtypes=COMPLEX, warns=False, out_rule="same")(impl)
 
 
 _rounding("floor", np.floor, "floor is not supported for complex inputs")
@@ -477,7 +477,7 @@ _rounding("trunc", np.trunc, "trunc is not supported for complex inputs")
 _rounding("round", np.rint, None)  # rint rounds half to even, as PyTorch's round
 
 
-@elementwise("round_decimals", operands=1, dtypes=FLOATING, label="round_cpu", out_rule="exact")
+@elementwise("round_decimals", operands=1, dtypes=FLOATING, label="round_cpu", out_rule="same")
 def round_decimals(xp, self, *, decimals):
     # PyTorch's formula: scale by 10**|decimals| in the computation dtype, round half to even
     scale = self.dtype.type(10.0 ** abs(decimals))
@@ -491,7 +491,7 @@ def _check_frac(promoted: _dt.dtype, self: Tensor) -> None:
         _check_sub(promoted, self, self)
 
 
-@elementwise("frac", operands=1, dtypes=FLOATING, out_rule="exact", check=_check_frac)
+@elementwise("frac", operands=1, dtypes=FLOATING, out_rule="same", check=_check_frac)
 def frac(xp, self):
     return self - xp.trunc(self)
 
@@ -586,7 +586,7 @@ def bitwise_xor(xp, self, other):
     return xp.bitwise_xor(self, other)
 
 
-@elementwise("bitwise_not", operands=1, dtypes=INTEGRAL_AND_BOOL, warns=False, out_rule="exact")
+@elementwise("bitwise_not", operands=1, dtypes=INTEGRAL_AND_BOOL, warns=False, out_rule="same")
 def bitwise_not(xp, self):
     return xp.invert(self)
 
@@ -716,7 +716,7 @@ _alias("square_", "pow_.Scalar", 2)
 
 # --- sgn ---------------------------------------------------------------------------------------------
 
-@elementwise("sgn", operands=1, warns=False, out_rule="exact")
+@elementwise("sgn", operands=1, warns=False, out_rule="same")
 def sgn(xp, self):
     """sign for real numbers; z / |z| (0 at 0) for complex ones."""
     if self.dtype.kind != "c":

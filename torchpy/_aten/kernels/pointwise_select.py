@@ -24,7 +24,7 @@ from ..registry import register
 from .bounds import maximum_with, minimum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
-    make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout, type_meta_name,
+    make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout,
 )
 from .pointwise import BACKEND, EXPLICIT, IMPLICIT, aten
 from .variants import write_inplace, write_out
@@ -150,7 +150,7 @@ def _inplace_naming_type_meta(functional: Any) -> Any:
                 "but this can't be cast because it is not safe!")
         raise RuntimeError(
             f"result type {result._c10_name} can't be cast to the desired output type "
-            f"{type_meta_name(self._dtype)}")
+            f"{self._dtype._type_meta_name}")
 
     def inplace(self: Tensor, *args: Any) -> Tensor:
         try:
@@ -168,7 +168,7 @@ def _inplace_naming_type_meta(functional: Any) -> Any:
 for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max", clamp_max)]:
     register(_name, BACKEND, _kernel)
     register(f"{_name}_", BACKEND, _inplace_naming_type_meta(_kernel))
-    register(f"{_name}_out", BACKEND, out_variant(_kernel, "exact", _kernel.result_dtype))
+    register(f"{_name}_out", BACKEND, out_variant(_kernel, "same", _kernel.result_dtype))
 
 
 # --- lerp ---------------------------------------------------------------------------------------------
@@ -176,8 +176,8 @@ for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max",
 def _check_same_dtype(self: Tensor, other: Tensor, name: str) -> None:
     if other._dtype is not self._dtype:
         raise RuntimeError(
-            f"expected dtype {type_meta_name(self._dtype)} for `{name}` but got dtype "
-            f"{type_meta_name(other._dtype)}")
+            f"expected dtype {self._dtype._type_meta_name} for `{name}` but got dtype "
+            f"{other._dtype._type_meta_name}")
 
 
 def _lerp(self: Tensor, end: Tensor, weight: Any, label: str, shapes: list) -> Tensor:
@@ -224,7 +224,7 @@ register("lerp", BACKEND, lerp_tensor)
 register("lerp_Scalar_", BACKEND, inplace_variant(lerp_scalar, _lerp_dtype))
 register("lerp_", BACKEND, inplace_variant(lerp_tensor, _lerp_dtype))
 register("lerp_Scalar_out", BACKEND, out_variant(lerp_scalar, result_dtype=_lerp_dtype))
-register("lerp_out", BACKEND, out_variant(lerp_tensor, "exact", _lerp_dtype))
+register("lerp_out", BACKEND, out_variant(lerp_tensor, "same", _lerp_dtype))
 
 
 # --- where ----------------------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ register("where_cond", IMPLICIT, where_condition)
 def _check_mask(mask: Tensor) -> None:
     if mask._dtype is not _dt.bool:
         raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {type_meta_name(mask._dtype)}")
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask._dtype._type_meta_name}")
 
 
 def _fill_value(value: Tensor) -> Any:

@@ -416,14 +416,6 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Gen
     return _write(self, normal_values(_generator(generator), n, d, mean, std, contiguous))
 
 
-# C++ names of element types, as PyTorch's random_ bounds messages print them.
-_RANDOM_TYPE_NAMES = {
-    _dt.uint8: "unsigned char", _dt.int8: "signed char", _dt.int16: "short int", _dt.int32: "int",
-    _dt.int64: "long int", _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16",
-    _dt.float32: "float", _dt.float64: "double", _dt.bool: "bool",
-}
-
-
 def _bounds_of(d: _dt.dtype) -> tuple[float, float]:
     if d is _dt.bool:
         return 0, 1
@@ -456,7 +448,7 @@ def _random_span(d: _dt.dtype, low: int, high: int | None) -> tuple[int, int]:
     """(low, span) for random_(from, to) with PyTorch's checks; to=None means the dtype's top."""
     _check_random_dtype(d)
     lowest, highest = _dtype_bounds(d)
-    name = _RANDOM_TYPE_NAMES[d]
+    name = d._type_meta_name  # PyTorch's random_ bounds messages print the C++ type
     if high is None:
         top = 2 ** _digits(d) if d.is_floating_point else int(highest)
         if not lowest <= low <= highest:
@@ -472,10 +464,9 @@ def _random_span(d: _dt.dtype, low: int, high: int | None) -> tuple[int, int]:
         limit = 2 ** _digits(d)
         for what, value in (("from", low), ("to - 1", high - 1)):
             if not -limit <= value <= limit:
-                kind = {_dt.float16: "Half", _dt.bfloat16: "BFloat16"}.get(d, d._c10_name.lower())
                 warnings.warn(
                     f"{what} is out of bounds [-(2^{_digits(d)}), 2^{_digits(d)}]. Due to precision limitations "
-                    f"{kind} can support discrete uniform distribution only within this range. This warning will "
+                    f"{name} can support discrete uniform distribution only within this range. This warning will "
                     "become an error in version 1.7 release, please fix the code in advance", UserWarning,
                     stacklevel=3)
     return low, high - low

@@ -19,16 +19,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
-from .variants import write_out
-
-# c10's TypeMeta names, which "Expected out tensor to have dtype ..." messages use.
-TYPE_META_NAMES = {
-    _dt.bool: "bool", _dt.uint8: "unsigned char", _dt.int8: "signed char",
-    _dt.int16: "short int", _dt.int32: "int", _dt.int64: "long int",
-    _dt.float16: "c10::Half", _dt.bfloat16: "c10::BFloat16", _dt.float32: "float",
-    _dt.float64: "double", _dt.complex32: "c10::complex<c10::Half>",
-    _dt.complex64: "c10::complex<float>", _dt.complex128: "c10::complex<double>",
-}  # fmt: skip
+from .variants import check_out_dtype, write_out
 
 # 16-bit floats are accumulated in float32, as PyTorch's CPU kernels do (acc_type).
 _ACCUMULATE = {_dt.float16: np.dtype(np.float32), _dt.bfloat16: np.dtype(np.float32)}
@@ -195,14 +186,6 @@ def meta(shape: tuple[int, ...], d: dtype) -> Tensor:
 
 
 # --- out= kernels ----------------------------------------------------------------------------
-
-
-def check_out_dtype(out: Tensor, expected: dtype) -> None:
-    if out._dtype is not expected:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {TYPE_META_NAMES[expected]}, but got "
-            f"{TYPE_META_NAMES[out._dtype]} instead"
-        )
 
 
 def out_kernel(functional: Callable, policy: str = "exact",

@@ -27,8 +27,8 @@ from ..registry import register
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
 from ..python_api import return_types
-from .indexing import aten_op, call_below_autograd, check_out_dtype, generated_method, no_torch_function_mode
-from .variants import write_out
+from .indexing import aten_op, call_below_autograd, generated_method, no_torch_function_mode
+from .variants import check_out_dtype, write_out
 
 CPU_META = ("CPU", "Meta")
 

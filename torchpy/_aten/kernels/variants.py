@@ -13,19 +13,39 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._tensor import promotion
+from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, contiguous_strides
 
 
-def _check_castable(result: Tensor, destination: Tensor) -> None:
-    if not promotion.can_cast(result.dtype, destination.dtype):
-        if destination._data is None:  # PyTorch's meta kernels word it their own way
+def check_out_dtype(out: Tensor, expected: dtype, rule: str = "exact") -> None:
+    """Raise torch's error when `out` (an out= tensor, or in-place self) cannot take a result
+    of dtype `expected`. The one home of these checks; torch words each rule its own way:
+
+    "exact"     structured kernels and generated out= wrappers: out's dtype must be the
+                result's ("Expected out tensor to have dtype long int, but got float instead");
+    "same"      TensorIterator ops that keep one dtype throughout ("Found dtype Double but
+                expected Float");
+    "castable"  TensorIterator's default: any dtype the result casts to safely ("result type
+                Float can't be cast to the desired output type Long").
+    """
+    got = out._dtype
+    if rule == "exact":
+        if got is not expected:
             raise RuntimeError(
-                f"Attempting to cast from {result.dtype} to out tensor with dtype {destination.dtype}, "
+                f"Expected out tensor to have dtype {expected._type_meta_name}, but got "
+                f"{got._type_meta_name} instead")
+    elif rule == "same":
+        if got is not expected:
+            raise RuntimeError(f"Found dtype {got._c10_name} but expected {expected._c10_name}")
+    elif rule != "castable":
+        raise ValueError(f"unknown out dtype rule {rule!r}")
+    if not promotion.can_cast(expected, got):  # "exact" and "same" passed: a no-op for them
+        if out._data is None:  # PyTorch's meta kernels word it their own way
+            raise RuntimeError(
+                f"Attempting to cast from {expected} to out tensor with dtype {got}, "
                 "but this can't be cast because it is not safe!")
         raise RuntimeError(
-            f"result type {result.dtype._c10_name} can't be cast to the desired output type "
-            f"{destination.dtype._c10_name}"
-        )
+            f"result type {expected._c10_name} can't be cast to the desired output type {got._c10_name}")
 
 
 def write_inplace(self: Tensor, result: Tensor) -> Tensor:
@@ -35,7 +55,7 @@ def write_inplace(self: Tensor, result: Tensor) -> Tensor:
             f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the broadcast "
             f"shape [{', '.join(map(str, result._shape))}]"
         )
-    _check_castable(result, self)
+    check_out_dtype(self, result._dtype, "castable")
     if self._data is not None:
         np.copyto(self._data, result._data, casting="unsafe")
     return self
@@ -43,7 +63,7 @@ def write_inplace(self: Tensor, result: Tensor) -> Tensor:
 
 def write_out(out: Tensor, result: Tensor) -> Tensor:
     """Copy `result` into `out` (resized if its shape differs), as out= kernels do."""
-    _check_castable(result, out)
+    check_out_dtype(out, result._dtype, "castable")
     if out._shape != result._shape:
         if out.numel() != 0:
             warnings.warn(

@@ -88,24 +88,23 @@ def shape_str(shape: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-_TENSOR_TYPE_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "uint8": "Byte",
-    "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble", "complex32": "ComplexHalf",
-}
-
-
 def tensor_type_name(self: Tensor) -> str:
     """'torch.FloatTensor', 'torch.meta.FloatTensor', as Tensor.type() says."""
     prefix = "torch." if self._device.type == "cpu" else f"torch.{self._device.type}."
-    return f"{prefix}{_TENSOR_TYPE_NAMES[self._dtype._name]}Tensor"
+    return f"{prefix}{self._dtype._c10_name}Tensor"
+
+
+# The CPU types whose C++ name ("CPUFloatType") torch's Python error translation rewrites
+# as the legacy tensor type ("torch.FloatTensor"); the others (Bool, BFloat16, complex) stay.
+_LEGACY_CPU_TYPES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"))
 
 
 def type_string(self: Tensor) -> str:
-    """How PyTorch's C++ messages name a tensor's type: torch.FloatTensor, MetaFloatType."""
+    """How PyTorch's C++ messages name a tensor's type: torch.FloatTensor, CPUBoolType, MetaFloatType."""
+    name = self._dtype._c10_name
     if self._device.type == "cpu":
-        return tensor_type_name(self)
-    return f"{self._device.type.capitalize()}{_TENSOR_TYPE_NAMES[self._dtype._name]}Type"
+        return f"torch.{name}Tensor" if name in _LEGACY_CPU_TYPES else f"CPU{name}Type"
+    return f"{self._device.type.capitalize()}{name}Type"
 
 
 # --- view, _unsafe_view ----------------------------------------------------------------------
