@@ -6,7 +6,7 @@ from collections import OrderedDict
 import torch
 
 import torchpy
-from tests.conformance.harness import check
+from tests.oracle import check
 
 
 def test_removing_one_of_two_registrations_of_a_tensor_hook_twice_keeps_the_other():

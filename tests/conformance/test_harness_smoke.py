@@ -1,4 +1,4 @@
-"""The conformance harness on the ops that exist first (add/sub/mul/div)."""
+"""The oracle on the ops that exist first (add/sub/mul/div)."""
 
 import pytest
 

@@ -4,7 +4,7 @@ castable, on every device. Each case against torch."""
 
 import pytest
 
-from tests.conformance.harness import check_error
+from tests.oracle import check_error
 
 CASES = {
     # exact: "Expected out tensor to have dtype float, but got double instead"

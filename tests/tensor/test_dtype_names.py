@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from tests.conformance.harness import check, check_error
+from tests.oracle import check, check_error
 
 NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
          "complex64", "complex128"]
