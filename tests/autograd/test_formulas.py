@@ -381,51 +381,25 @@ def test_second_order(fn, inputs):
 
 
 # --- every differentiable op of the table has a formula ----------------------------------------
-
-# Ops whose results are integers or booleans (nothing to differentiate), and ops torch itself
-# leaves without a derivative (their backward raises "derivative for ... is not implemented").
-NO_FORMULA = {
-    "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-    "bitwise_right_shift", "__lshift__", "__rshift__", "__ilshift__", "__irshift__", "__iand__",
-    "__ior__", "__ixor__", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_not_",
-    "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "argmax", "argmin", "nonzero", "any", "all",
-    "count_nonzero", "argsort",
-    "floor_divide", "floor_divide_", "copy", "remainder.Scalar_Tensor", "scatter.reduce",
-    "scatter.value_reduce", "scatter_.reduce", "scatter_.value_reduce", "_unique",
-}
-
-
-def _table_ops_needing_formulas():
-    from torchpy._aten import loader
-
-    for f in loader.load_all():
-        schema = f.schema
-        kind = schema.kind.name
-        if kind == "out" or set(f.dispatch) <= {"CompositeImplicitAutograd"}:
-            continue  # out= ops refuse autograd; composite ops differentiate through their parts
-        if not any(str(a.type).startswith("Tensor") for a in schema.arguments):
-            continue  # factories: no input to differentiate
-        if not any(str(r.type).startswith("Tensor") for r in schema.returns):
-            continue
-        name = f.qualified_name.removeprefix("aten::")
-        if name in NO_FORMULA or name.split(".")[0] in NO_FORMULA:
-            continue
-        yield f.qualified_name, kind
+# The loader refuses a differentiable op whose YAML entry says nothing about its backward
+# (tests/aten/test_loader.py); here: what the entries say holds at run time.
 
 
 def test_every_differentiable_op_has_a_formula():
+    from torchpy._aten.build import NATIVE_FUNCTIONS
+    from torchpy._aten.loader import needs_backward
     from torchpy.autograd.derivatives import FORMULAS
 
+    by_name = {entry.qualified_name: entry for entry in NATIVE_FUNCTIONS}
     missing = []
-    for qualified, kind in _table_ops_needing_formulas():
-        if qualified in FORMULAS:
+    for entry in NATIVE_FUNCTIONS:
+        if not needs_backward(entry) or entry.qualified_name in FORMULAS:
             continue
-        if kind == "inplace":  # the kernel falls back to the functional op's formula
-            base, _, overload = qualified.partition(".")
-            if base[:-1] + (f".{overload}" if overload else "") in FORMULAS:
-                continue
-        missing.append(qualified)
+        if entry.backward is None and entry.schema.kind.name == "inplace":  # uses its functional op's rule
+            base, _, overload = entry.qualified_name.partition(".")
+            entry = by_name[base[:-1] + (f".{overload}" if overload else "")]
+        if entry.qualified_name not in FORMULAS and entry.backward != "no_formula":
+            missing.append(entry.qualified_name)
     assert not missing, f"ops without a derivative: {missing}"
 
 

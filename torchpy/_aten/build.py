@@ -43,11 +43,11 @@ def register_native_functions() -> None:
         qualified = entry.qualified_name
         dispatcher.define(entry.schema, f"registered at {entry.location}", effective_tags(entry))
         for key_name, kernel_name in entry.dispatch.items():
-            fn = registry.lookup(key_name, kernel_name)
+            fn = registry.lookup(kernel_name)
             if fn is None:
                 raise NativeFunctionsError(
-                    f"{entry.location}: no kernel named {kernel_name!r} is registered for {key_name} "
-                    f"(needed by {qualified})"
+                    f"{entry.location}: no kernel named {kernel_name!r} is registered (needed by {qualified} "
+                    f"for {key_name})"
                 )
             dispatcher.register_kernel(qualified, parse_key(key_name), Kernel(fn, PLAIN, _where(fn)))
         NATIVE_FUNCTIONS.append(entry)

@@ -9,9 +9,17 @@ An entry:
         CPU, Meta: add
       python_module: linalg             # optional: torchpy.linalg.<name> instead of torchpy.<name>
       python_name: vector_norm          # optional: the public name, if not the op's base name
+      backward: add_backward            # autograd: the formula's name in autograd/derivatives/,
+                                        # or not_differentiable / no_formula (see BACKWARD_MARKERS)
+      grad_fn: AddBackward0             # optional: the node's name, if not <CamelCase base>Backward0
+      forward: auto_linear              # forward mode: a rule kind (FORWARD_KINDS) or a jvp's name
 
-Unknown fields, unknown variants and unparsable dispatch keys are errors that
-name the file and line.
+The dispatch map also names the op's meta rule (the `Meta` kernel) and, for a composite
+op, its decomposition (the `CompositeImplicitAutograd` / `CompositeExplicitAutograd` kernel).
+
+Unknown fields, unknown variants, unparsable dispatch keys, and a differentiable op that
+says nothing about its backward are errors that name the file and line. Whether the
+formulas named exist is checked where they live (autograd/derivatives/table.py).
 """
 
 from __future__ import annotations
@@ -25,8 +33,15 @@ import yaml
 from .._dispatch.keys import parse_key
 from .._dispatch.schema import FunctionSchema, parse_schema
 
-_FIELDS = {"func", "variants", "tags", "dispatch", "python_module", "python_name", "__line__"}
+_FIELDS = {"func", "variants", "tags", "dispatch", "python_module", "python_name", "backward", "grad_fn", "forward",
+           "__line__"}
 _VARIANTS = {"function", "method"}
+# `backward:` values that name no formula. not_differentiable: autograd records nothing and the
+# outputs never require grad. no_formula: integer / bool results carry no gradient, and a float
+# result that requires grad gets torch's "derivative for ... is not implemented".
+BACKWARD_MARKERS = frozenset({"not_differentiable", "no_formula"})
+# `forward:` values that name a rule kind rather than a jvp function (autograd/derivatives/forward.py).
+FORWARD_KINDS = frozenset({"auto_linear", "auto_element_wise", "reduction", "double_vjp"})
 DIRECTORY = os.path.join(os.path.dirname(__file__), "native_functions")
 
 
@@ -39,6 +54,9 @@ class NativeFunction:
     python_module: str | None
     python_name: str | None
     location: str                     # "file.yaml:line"
+    backward: str | None = None       # formula name or a BACKWARD_MARKERS value
+    grad_fn: str | None = None        # the backward node's name, where the default is not it
+    forward: str | None = None        # a FORWARD_KINDS value or a jvp function's name
 
     @property
     def qualified_name(self) -> str:
@@ -48,6 +66,20 @@ class NativeFunction:
     @property
     def public_name(self) -> str:
         return self.python_name or self.schema.name.split("::")[1]
+
+    @property
+    def has_formula(self) -> bool:
+        """Whether `backward` names a formula function (not a marker)."""
+        return self.backward is not None and self.backward not in BACKWARD_MARKERS
+
+    @property
+    def node_name(self) -> str:
+        """The backward node's name: `grad_fn`, else torch's usual one (`_adaptive_avg_pool2d`
+        -> AdaptiveAvgPool2DBackward0: each word title-cased, a letter after a digit too)."""
+        if self.grad_fn:
+            return self.grad_fn
+        base = self.schema.name.split("::")[1]
+        return "".join(word.title() for word in base.split("_")) + "Backward0"
 
 
 class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser where PyYAML has it
@@ -95,6 +127,14 @@ def _parse_entry(raw: Any, filename: str) -> NativeFunction:
             except ValueError:
                 raise NativeFunctionsError(f"{where}: unknown dispatch key {key!r}") from None
             dispatch[key] = str(kernel)
+    backward, grad_fn, forward = (_identifier(raw, field, where) for field in ("backward", "grad_fn", "forward"))
+    formula = backward is not None and backward not in BACKWARD_MARKERS
+    if grad_fn is not None and not formula:
+        raise NativeFunctionsError(f"{where}: grad_fn without a backward formula in {raw['func']!r}")
+    if (forward is not None) != formula:
+        raise NativeFunctionsError(
+            f"{where}: {raw['func']!r}: " + ("a forward rule needs a backward formula" if forward is not None
+                                              else "an op with a backward formula needs a forward rule"))
     return NativeFunction(
         schema=schema,
         variants=variants,
@@ -103,7 +143,55 @@ def _parse_entry(raw: Any, filename: str) -> NativeFunction:
         python_module=raw.get("python_module"),
         python_name=raw.get("python_name"),
         location=where,
+        backward=backward,
+        grad_fn=grad_fn,
+        forward=forward,
     )
+
+
+def _identifier(raw: dict, field: str, where: str) -> str | None:
+    value = raw.get(field)
+    if value is None:
+        return None
+    # a node name may be namespaced, as torch's torch::autograd::CopyBackwards is
+    parts = value.split("::") if isinstance(value, str) and field == "grad_fn" else [value]
+    if not all(isinstance(part, str) and part.isidentifier() for part in parts):
+        raise NativeFunctionsError(f"{where}: {field} must be a Python name, got {value!r} in {raw['func']!r}")
+    return value
+
+
+def needs_backward(entry: NativeFunction) -> bool:
+    """Whether autograd can meet the op with an input that requires grad and must know what to do:
+    not an out= op (autograd refuses those), not decomposed under autograd (CompositeImplicit or
+    no kernel), with a Tensor argument to differentiate and a Tensor result."""
+    schema = entry.schema
+    if schema.kind.name == "out" or set(entry.dispatch) <= {"CompositeImplicitAutograd"}:
+        return False
+    return (any(str(a.type).startswith("Tensor") for a in schema.arguments)
+            and any(str(r.type).startswith("Tensor") for r in schema.returns))
+
+
+def check_backward_rules(entries: list[NativeFunction]) -> None:
+    """Every op that needs one states its backward: an in-place op without its own statement
+    uses its functional op's (mul_.Tensor -> mul.Tensor), as the autograd kernel does."""
+    by_name = {entry.qualified_name: entry for entry in entries}
+    for entry in entries:
+        if entry.backward is not None:
+            if not needs_backward(entry):
+                raise NativeFunctionsError(
+                    f"{entry.location}: {entry.qualified_name} names a backward but autograd never uses it "
+                    "(an out= op, a composite op, or one without Tensor arguments and results)")
+            continue
+        if not needs_backward(entry):
+            continue
+        if entry.schema.kind.name == "inplace":
+            schema = entry.schema
+            functional = by_name.get(schema.name[:-1] + (f".{schema.overload_name}" if schema.overload_name else ""))
+            if functional is not None and functional.backward is not None:
+                continue
+        raise NativeFunctionsError(
+            f"{entry.location}: {entry.qualified_name} is differentiable but names no backward: add "
+            f"'backward: <formula>' (autograd/derivatives/), or not_differentiable / no_formula")
 
 
 def load_file(path: str) -> list[NativeFunction]:
@@ -127,4 +215,5 @@ def load_all(directory: str = DIRECTORY) -> list[NativeFunction]:
                 raise NativeFunctionsError(f"{entry.location}: {name} is already defined at {seen[name]}")
             seen[name] = entry.location
             entries.append(entry)
+    check_backward_rules(entries)
     return entries

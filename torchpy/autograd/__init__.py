@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import graph  # noqa: F401
 from . import derivatives as _derivatives  # noqa: F401
 from .derivatives import pointwise as _pointwise_formulas  # noqa: F401
-from .derivatives import (  # noqa: F401  (each module registers its family's formulas)
+from .derivatives import (  # noqa: F401  (each module declares its family's formulas)
     copy as _copy_formulas,
     indexing as _indexing_formulas,
     linalg as _linalg_formulas,
@@ -17,6 +17,10 @@ from .derivatives import (  # noqa: F401  (each module registers its family's fo
     reduction as _reduction_formulas,
     view as _view_formulas,
 )
+from .._aten.build import NATIVE_FUNCTIONS as _NATIVE_FUNCTIONS
+from .derivatives.table import install as _install_formulas
+
+_install_formulas(_NATIVE_FUNCTIONS)  # the YAML entries name their formulas; checked here
 from . import anomaly_mode  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

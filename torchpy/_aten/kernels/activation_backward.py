@@ -23,7 +23,7 @@ _BITS = {2: np.int16, 4: np.int32, 8: np.int64}
 _MASK_FROM = 1024
 
 
-@elementwise("threshold_backward", operands=2, keys=())
+@elementwise("threshold_backward", operands=2, registers=False)
 def threshold_backward_general(xp, grad_output, self, threshold):
     # torch's rule: 0 where self <= threshold, else the gradient (a NaN input passes it).
     masked = self <= threshold
@@ -61,12 +61,12 @@ _array_code = threshold_backward_general.__wrapped__
 threshold_backward.__wrapped__ = _array_code  # type: ignore[attr-defined]
 
 
-@elementwise("tanh_backward", operands=2, keys=())
+@elementwise("tanh_backward", operands=2, registers=False)
 def tanh_backward(xp, grad_output, output):
     return grad_output * (1 - output * output)
 
 
-@elementwise("sigmoid_backward", operands=2, keys=())
+@elementwise("sigmoid_backward", operands=2, registers=False)
 def sigmoid_backward(xp, grad_output, output):
     return grad_output * ((1 - output) * output)
 
@@ -81,5 +81,5 @@ def _out_kernel(kernel, name):
 
 for _kernel, _name in ((threshold_backward, "threshold_backward"), (tanh_backward, "tanh_backward"),
                        (sigmoid_backward, "sigmoid_backward")):
-    register(_name, ("CPU", "Meta"), _kernel)
-    register(_name + "_out", ("CPU", "Meta"), _out_kernel(_kernel, _name + "_out"))
+    register(_name, _kernel)
+    register(_name + "_out", _out_kernel(_kernel, _name + "_out"))

@@ -257,16 +257,15 @@ def _max_pool_out(functional):  # type: ignore[no-untyped-def]
     return kernel
 
 
-_BACKEND = ("CPU", "Meta")
-register_kernel("_adaptive_avg_pool2d", _BACKEND, _adaptive_avg_pool2d)
-register_kernel("_adaptive_avg_pool3d", _BACKEND, _adaptive_avg_pool3d)
-register_kernel("adaptive_max_pool2d", _BACKEND + ("CompositeExplicitAutogradNonFunctional",), adaptive_max_pool2d)
-register_kernel("adaptive_max_pool3d", _BACKEND + ("CompositeExplicitAutogradNonFunctional",), adaptive_max_pool3d)
+register_kernel("_adaptive_avg_pool2d", _adaptive_avg_pool2d)
+register_kernel("_adaptive_avg_pool3d", _adaptive_avg_pool3d)
+register_kernel("adaptive_max_pool2d", adaptive_max_pool2d)
+register_kernel("adaptive_max_pool3d", adaptive_max_pool3d)
 # out= forms: PyTorch generates those of the private ops (CompositeExplicitAutograd) and has
 # CPU kernels for the public ones.
-register_kernel("_adaptive_avg_pool2d_out", "CompositeExplicitAutograd", out_kernel(_adaptive_avg_pool2d))
-register_kernel("_adaptive_avg_pool3d_out", "CompositeExplicitAutograd", out_kernel(_adaptive_avg_pool3d))
-register_kernel("adaptive_avg_pool2d_out", "CPU", out_kernel(_adaptive_avg_pool2d))
-register_kernel("adaptive_avg_pool3d_out", "CPU", out_kernel(_adaptive_avg_pool3d))
-register_kernel("adaptive_max_pool2d_out", _BACKEND, _max_pool_out(adaptive_max_pool2d))
-register_kernel("adaptive_max_pool3d_out", _BACKEND, _max_pool_out(adaptive_max_pool3d))
+register_kernel("_adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
+register_kernel("_adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
+register_kernel("adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
+register_kernel("adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
+register_kernel("adaptive_max_pool2d_out", _max_pool_out(adaptive_max_pool2d))
+register_kernel("adaptive_max_pool3d_out", _max_pool_out(adaptive_max_pool3d))

@@ -162,16 +162,14 @@ def _grad_input_out(functional):  # type: ignore[no-untyped-def]
     return kernel
 
 
-_BACKEND = ("CPU", "Meta")
-_NON_FUNCTIONAL = _BACKEND + ("CompositeExplicitAutogradNonFunctional",)
-register_kernel("_adaptive_avg_pool2d_backward", _BACKEND, _adaptive_avg_pool2d_backward)
-register_kernel("_adaptive_avg_pool3d_backward", _BACKEND, _adaptive_avg_pool3d_backward)
-register_kernel("adaptive_max_pool2d_backward", _NON_FUNCTIONAL, adaptive_max_pool2d_backward)
-register_kernel("adaptive_max_pool3d_backward", _NON_FUNCTIONAL, adaptive_max_pool3d_backward)
-register_kernel("_adaptive_avg_pool2d_backward_out", "CompositeExplicitAutograd",
+register_kernel("_adaptive_avg_pool2d_backward", _adaptive_avg_pool2d_backward)
+register_kernel("_adaptive_avg_pool3d_backward", _adaptive_avg_pool3d_backward)
+register_kernel("adaptive_max_pool2d_backward", adaptive_max_pool2d_backward)
+register_kernel("adaptive_max_pool3d_backward", adaptive_max_pool3d_backward)
+register_kernel("_adaptive_avg_pool2d_backward_out",
                 _grad_input_out(_adaptive_avg_pool2d_backward))
-register_kernel("_adaptive_avg_pool3d_backward_out", "CompositeExplicitAutograd",
+register_kernel("_adaptive_avg_pool3d_backward_out",
                 _grad_input_out(_adaptive_avg_pool3d_backward))
-register_kernel("adaptive_avg_pool3d_backward_out", "CPU", _grad_input_out(_adaptive_avg_pool3d_backward))
-register_kernel("adaptive_max_pool2d_backward_out", _BACKEND, _grad_input_out(adaptive_max_pool2d_backward))
-register_kernel("adaptive_max_pool3d_backward_out", _BACKEND, _grad_input_out(adaptive_max_pool3d_backward))
+register_kernel("adaptive_avg_pool3d_backward_out", _grad_input_out(_adaptive_avg_pool3d_backward))
+register_kernel("adaptive_max_pool2d_backward_out", _grad_input_out(adaptive_max_pool2d_backward))
+register_kernel("adaptive_max_pool3d_backward_out", _grad_input_out(adaptive_max_pool3d_backward))

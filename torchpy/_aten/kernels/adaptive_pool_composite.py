@@ -71,8 +71,8 @@ def adaptive_max_pool1d(self: Tensor, output_size: Sequence[int]) -> tuple[Tenso
     return ops.aten.squeeze.dim(values, -2), indices
 
 
-register("adaptive_avg_pool1d", "CompositeImplicitAutograd", adaptive_avg_pool1d)
-register("adaptive_avg_pool2d", "CompositeImplicitAutograd", adaptive_avg_pool2d)
-register("adaptive_avg_pool3d", "CompositeImplicitAutograd", adaptive_avg_pool3d)
-register("adaptive_max_pool1d", "CompositeImplicitAutograd", adaptive_max_pool1d)
-register_kernel("adaptive_avg_pool1d_out", "CompositeExplicitAutograd", out_kernel(adaptive_avg_pool1d))
+register("adaptive_avg_pool1d", adaptive_avg_pool1d)
+register("adaptive_avg_pool2d", adaptive_avg_pool2d)
+register("adaptive_avg_pool3d", adaptive_avg_pool3d)
+register("adaptive_max_pool1d", adaptive_max_pool1d)
+register_kernel("adaptive_avg_pool1d_out", out_kernel(adaptive_avg_pool1d))

@@ -30,9 +30,6 @@ from .view import contiguous_strides_of, unsqueeze_geometry
 from .factory import check_shape
 from .variants import write_out
 
-CEA = "CompositeExplicitAutograd"
-CIA = "CompositeImplicitAutograd"
-
 
 # --- layouts ----------------------------------------------------------------------------------
 
@@ -240,12 +237,12 @@ def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...] | None) -> T
     return t
 
 
-@register("clone", CEA)
+@register("clone")
 def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
     return _copy_of(self, self._dtype, self._device, memory_format)
 
 
-@register("_to_copy", CEA)
+@register("_to_copy")
 def _to_copy(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
              pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
     if layout is not None and layout is not strided:
@@ -311,7 +308,7 @@ def _check_copy_shapes(self: Tensor, src: Tensor) -> None:
         )
 
 
-@register("copy_", CEA)
+@register("copy_")
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if self is src:
         return self
@@ -327,7 +324,7 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     return self
 
 
-@register("copy", ("CompositeExplicitAutogradNonFunctional", "Meta"))
+@register("copy")
 def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     result = clone(self)
     return copy_(result, src, non_blocking)
@@ -405,9 +402,7 @@ def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
     return cast_array(np.array(value), np_dtype)
 
 
-
-
-@register("fill_", ("CPU", "Meta"))
+@register("fill_")
 def fill_(self: Tensor, value: Any) -> Tensor:
     data = self._data
     exact = _EXACT_FILL.get(self._dtype)
@@ -422,7 +417,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self
 
 
-@register("fill__tensor", ("CPU", "Meta"))
+@register("fill__tensor")
 def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
     if value._shape:
         raise RuntimeError(
@@ -434,24 +429,24 @@ def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
     return fill_(self, value.item())
 
 
-@register("zero_", ("CPU", "Meta"))
+@register("zero_")
 def zero_(self: Tensor) -> Tensor:
     if self._data is not None:
         self._data.fill(0)
     return self
 
 
-@register("fill", (CEA, "Meta"))
+@register("fill")
 def fill(self: Tensor, value: Any) -> Tensor:
     return fill_(_copy_of(self, self._dtype, self._device, None), value)
 
 
-@register("fill_tensor", (CEA, "Meta"))
+@register("fill_tensor")
 def fill_tensor(self: Tensor, value: Tensor) -> Tensor:
     return fill__tensor(_copy_of(self, self._dtype, self._device, None), value)
 
 
-@register("zero", (CEA, "Meta"))
+@register("zero")
 def zero(self: Tensor) -> Tensor:
     return zero_(_copy_of(self, self._dtype, self._device, None))
 
@@ -555,7 +550,7 @@ def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
     return from_array(out, dtype)
 
 
-@register("cat", ("CPU", "Meta", "CompositeExplicitAutogradNonFunctional"))
+@register("cat")
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if tensors:
         result = _cat_same_dtype(tensors, dim)
@@ -571,12 +566,12 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return _concatenated(arrays, d, tuple(shape), _promoted(tensors), memory_format, tensors[0]._device)
 
 
-@register("cat_out", ("CPU", "Meta"))
+@register("cat_out")
 def cat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
     return write_out(out, cat(tensors, dim))
 
 
-@register("stack", (CEA, "Meta"))
+@register("stack")
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """cat of the inputs each unsqueezed at dim (computed directly, without the views)."""
     if not tensors:
@@ -614,7 +609,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return _concatenated(arrays, d, new_shape, _promoted(tensors), memory_format, device)
 
 
-@register("stack_out", (CEA, "Meta"))
+@register("stack_out")
 def stack_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
     return write_out(out, stack(tensors, dim))
 
@@ -626,12 +621,12 @@ def _keysets(tensors: Sequence[Tensor]) -> int:
     return ks
 
 
-@register("concat", CIA)
+@register("concat")
 def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return call(aten("cat"), _keysets(tensors), list(tensors), dim)
 
 
-@register("concat_out", CIA)
+@register("concat_out")
 def concat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
     return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, (list(tensors), dim), {"out": out})
 
@@ -639,7 +634,7 @@ def concat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tenso
 # --- contiguous, to, type_as ---------------------------------------------------------------------------
 
 
-@register("contiguous", CIA)
+@register("contiguous")
 def contiguous(self: Tensor, *, memory_format: Any = contiguous_format) -> Tensor:
     if is_contiguous_as(self, memory_format):
         return self
@@ -681,51 +676,50 @@ def _to(self: Tensor, dtype: Any, layout: Any, device: Any, pin_memory: Any, non
     return call_kw(aten("_to_copy"), self._keyset, (self,), kwargs)
 
 
-@register("to_dtype_layout", CIA)
+@register("to_dtype_layout")
 def to_dtype_layout(self: Tensor, *, dtype: Any = None, layout: Any = None, device: Any = None,
                     pin_memory: Any = None, non_blocking: bool = False, copy: bool = False,
                     memory_format: Any = None) -> Tensor:
     return _to(self, dtype, layout, device, pin_memory, non_blocking, copy, memory_format)
 
 
-@register("to_device", CIA)
+@register("to_device")
 def to_device(self: Tensor, device: Any, dtype: Any, non_blocking: bool = False, copy: bool = False,
               memory_format: Any = None) -> Tensor:
     return _to(self, dtype, None, device, None, non_blocking, copy, memory_format)
 
 
-@register("to_dtype", CIA)
+@register("to_dtype")
 def to_dtype(self: Tensor, dtype: Any, non_blocking: bool = False, copy: bool = False,
              memory_format: Any = None) -> Tensor:
     return _to(self, dtype, None, None, None, non_blocking, copy, memory_format)
 
 
-@register("to_other", CIA)
+@register("to_other")
 def to_other(self: Tensor, other: Tensor, non_blocking: bool = False, copy: bool = False,
              memory_format: Any = None) -> Tensor:
     return _to(self, other._dtype, None, other._device, None, non_blocking, copy, memory_format)
 
 
-@register("type_as", CIA)
+@register("type_as")
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     return _to(self, other._dtype, strided, other._device, None, False, False, None)
-
 
 
 # --- lift_fresh, _local_scalar_dense (what Python values and .item() go through) ---------------------
 
 
-@register("lift_fresh", CEA)
+@register("lift_fresh")
 def lift_fresh(self: Tensor) -> Tensor:
     return self
 
 
-@register("_local_scalar_dense", "CPU")
+@register("_local_scalar_dense")
 def _local_scalar_dense(self: Tensor) -> Any:
     return _to_python(self._data.flat[0], self._dtype)
 
 
-@register("_local_scalar_dense_meta", "Meta")
+@register("_local_scalar_dense_meta")
 def _local_scalar_dense_meta(self: Tensor) -> Any:
     raise RuntimeError("Tensor.item() cannot be called on meta tensors")
 
@@ -740,7 +734,7 @@ def _flip_dims(self: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
     return wrapped
 
 
-@register("flip", ("CPU", "Meta"))
+@register("flip")
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = _flip_dims(self, dims)
     if self._device.type == "meta":
@@ -750,14 +744,14 @@ def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     return fresh((np.flip(self._data, axes) if axes else self._data).copy(), self._dtype, None)
 
 
-@register("flip_out", ("CompositeExplicitAutograd", "Meta"))
+@register("flip_out")
 def flip_out(self: Tensor, dims: Sequence[int], *, out: Tensor) -> Tensor:
     return write_out(out, call(aten("flip"), self._keyset, self, list(dims)))
 
 
 # --- repeat / tile: the input tiled along each dim ---------------------------------------------
 
-@register("repeat", CEA)
+@register("repeat")
 def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     repeats = tuple(repeats)
     if len(repeats) < len(self._shape):
@@ -769,12 +763,12 @@ def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     return fresh(np.tile(self._data.reshape(padded), repeats).reshape(shape), self._dtype, None)  # (tile copies)
 
 
-@register("repeat_out", ("CompositeExplicitAutograd", "Meta"))
+@register("repeat_out")
 def repeat_out(self: Tensor, repeats: Sequence[int], *, out: Tensor) -> Tensor:
     return write_out(out, call(aten("repeat"), self._keyset, self, list(repeats)))
 
 
-@register("tile", CIA)
+@register("tile")
 def tile(self: Tensor, dims: Sequence[int]) -> Tensor:
     dims = list(dims)
     return call(aten("repeat"), self._keyset, self, [1] * (len(self._shape) - len(dims)) + dims)

@@ -58,11 +58,9 @@ def _inplace(name: str, functional: Callable[..., Tensor]) -> Callable[..., Tens
     return kernel
 
 
-_BACKEND = ("CPU", "Meta")
-
-register_kernel("cumsum", _BACKEND, cumsum)
-register_kernel("cumprod", _BACKEND, cumprod)
-register_kernel("cumsum_", _BACKEND, _inplace("cumsum", cumsum))
-register_kernel("cumprod_", _BACKEND, _inplace("cumprod", cumprod))
-register_kernel("cumsum_out", _BACKEND, out_kernel(cumsum, "dtype"))
-register_kernel("cumprod_out", _BACKEND, out_kernel(cumprod, "dtype"))
+register_kernel("cumsum", cumsum)
+register_kernel("cumprod", cumprod)
+register_kernel("cumsum_", _inplace("cumsum", cumsum))
+register_kernel("cumprod_", _inplace("cumprod", cumprod))
+register_kernel("cumsum_out", out_kernel(cumsum, "dtype"))
+register_kernel("cumprod_out", out_kernel(cumprod, "dtype"))

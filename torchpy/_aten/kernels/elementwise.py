@@ -580,7 +580,7 @@ def elementwise(
     name: str,
     operands: int = 2,
     kind: Kind = Kind.DEFAULT,
-    keys: tuple[str, ...] = ("CPU", "Meta"),
+    registers: bool = True,
     dtypes: frozenset[dtype] | None = None,
     label: str = "",
     check: Callable | None = None,
@@ -591,10 +591,10 @@ def elementwise(
     ufunc: Callable | None = None,
     cpu_check_dtypes: frozenset[dtype] | None = None,
     out_rule: str = "castable",
-    out_keys: tuple[str, ...] | None = None,
 ) -> Callable[[Callable], Callable]:
     """Register array code `impl(xp, *args, **kwargs)` as elementwise kernel `name`, with its
-    in-place (`name_`) and out= (`name_out`, on `out_keys`, default `keys`) variants.
+    in-place (`name_`) and out= (`name_out`) variants (`registers=False`: only make the kernel).
+    Which dispatch keys use them is the YAML's to say.
 
     The decorated name is bound to the Tensor-level kernel (its array code stays
     reachable as `kernel.__wrapped__`)."""
@@ -602,9 +602,9 @@ def elementwise(
     def wrap(impl: Callable) -> Callable:
         kernel = make_kernel(impl, operands, kind, dtypes, label, check, cpu_check, check_kwargs_only, warns,
                              opmath_scalar, ufunc, cpu_check_dtypes)
-        if keys:
-            register(name, keys, kernel)
-            register_variants(name, kernel, keys, out_keys, out_rule)
+        if registers:
+            register(name, kernel)
+            register_variants(name, kernel, out_rule)
         return kernel
 
     return wrap
@@ -669,9 +669,8 @@ def out_variant(kernel: Callable, rule: str = "castable", result_dtype: Callable
     return out_kernel
 
 
-def register_variants(name: str, kernel: Callable, keys: tuple[str, ...], out_keys: tuple[str, ...] | None = None,
-                      out_rule: str = "castable", inplace: bool = True) -> None:
-    """Register `name_` (in-place, on `keys`) and `name_out` (on `out_keys`, default `keys`)."""
+def register_variants(name: str, kernel: Callable, out_rule: str = "castable", inplace: bool = True) -> None:
+    """Register `name_` (in-place) and `name_out`."""
     if inplace:
-        register(name + "_", keys, inplace_variant(kernel))
-    register(name + "_out", out_keys or keys, out_variant(kernel, out_rule))
+        register(name + "_", inplace_variant(kernel))
+    register(name + "_out", out_variant(kernel, out_rule))

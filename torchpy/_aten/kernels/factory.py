@@ -56,7 +56,7 @@ def _backend_select_kernel(qualified: str) -> Callable:
 def register_backend_select(*qualified_names: str) -> None:
     """Register the BackendSelect kernel of each tensor-less overload ("zeros", "randint.low")."""
     for qualified in qualified_names:
-        register(backend_select_name(qualified), "BackendSelect", _backend_select_kernel(qualified))
+        register(backend_select_name(qualified), _backend_select_kernel(qualified))
 
 
 # --- sizes, strides, allocation -------------------------------------------------------------
@@ -597,23 +597,20 @@ def empty_out(size: Sequence[int], *, memory_format: Any = None, out: Tensor) ->
     return out
 
 
-_BOTH = ("CPU", "Meta")
-_COMPOSITE = "CompositeExplicitAutograd"
-
-register("empty", _BOTH, empty)
-register("scalar_tensor", (_COMPOSITE, "Meta"), scalar_tensor)
-register("scalar_tensor_out", _COMPOSITE, factory_out(scalar_tensor))
-register("empty_out", _BOTH, empty_out)
-register("empty_strided", _BOTH, empty_strided)
+register("empty", empty)
+register("scalar_tensor", scalar_tensor)
+register("scalar_tensor_out", factory_out(scalar_tensor))
+register("empty_out", empty_out)
+register("empty_strided", empty_strided)
 for _fn in (zeros, ones, full, arange, arange_start, arange_start_step, linspace, eye, eye_m,
             empty_like, zeros_like, ones_like, full_like,
             new_empty, new_zeros, new_ones, new_full, new_empty_strided):
-    register(_fn.__name__, _COMPOSITE, _fn)
+    register(_fn.__name__, _fn)
 for _fn in (zeros, ones, full, eye, eye_m):
-    register(_fn.__name__ + "_out", _COMPOSITE, factory_out(_fn))
-register("arange_out", _COMPOSITE, arange_out)
-register("arange_start_out", _BOTH, arange_start_out)
-register("linspace_out", _BOTH, linspace_out)
+    register(_fn.__name__ + "_out", factory_out(_fn))
+register("arange_out", arange_out)
+register("arange_start_out", arange_start_out)
+register("linspace_out", linspace_out)
 
 register_backend_select(
     "empty.memory_format", "empty_strided", "zeros", "ones", "full", "scalar_tensor",

@@ -33,7 +33,6 @@ from ..fastcall import call as fast_call
 from ..registry import register
 from .variants import check_out_dtype, write_out
 
-CPU_META = ("CPU", "Meta")
 
 NONZERO_META_MESSAGE = (
     "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
@@ -377,8 +376,8 @@ def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
     return None
 
 
-register("index", CPU_META, index)
-register("index_out", CPU_META, same_dtype_out_of(
+register("index", index)
+register("index_out", same_dtype_out_of(
     index, lambda self, out: f"index_out: self ({self._dtype._c10_name}) and result "
                              f"({out._dtype._c10_name}) must have the same scalar type"))
 
@@ -466,12 +465,12 @@ def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, ac
     return call_below_autograd("aten::index_put_", drop_trailing_false((clone(self), indices, values, bool(accumulate))))
 
 
-register("_index_put_impl_", CPU_META, _index_put_impl_)
-register("_index_put_impl", "CompositeExplicitAutograd", _index_put_impl)
-register("_index_put_impl_out", "CompositeExplicitAutograd", exact_out_of(_index_put_impl))
-register("index_put_", ("CompositeExplicitAutograd", "Meta"), index_put_)
-register("index_put", ("CompositeExplicitAutograd", "Meta"), index_put)
-register("index_put_out", "CompositeExplicitAutograd", exact_out_of(index_put))
+register("_index_put_impl_", _index_put_impl_)
+register("_index_put_impl", _index_put_impl)
+register("_index_put_impl_out", exact_out_of(_index_put_impl))
+register("index_put_", index_put_)
+register("index_put", index_put)
+register("index_put_out", exact_out_of(index_put))
 
 
 # --- gather / scatter -----------------------------------------------------------------------------
@@ -554,8 +553,8 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
     return from_array(data[_along_key(idx, dim)].reshape(index._shape), self._dtype)
 
 
-register("gather", CPU_META, gather)
-register("gather_out", CPU_META, exact_out_of(gather))
+register("gather", gather)
+register("gather_out", exact_out_of(gather))
 
 
 def _check_scatter_shapes(self: Tensor, dim: int, index: Tensor, src: Tensor | None) -> None:
@@ -676,9 +675,9 @@ def _functional(inplace: Callable) -> Callable:
 def _register_inplace_family(name: str, inplace: Callable) -> None:
     """name_ (in place), name (on a copy) and name_out (exact dtype), for CPU and Meta."""
     functional = _functional(inplace)
-    register(name + "_", CPU_META, inplace)
-    register(name, CPU_META, functional)
-    register(name + "_out", CPU_META, exact_out_of(functional))
+    register(name + "_", inplace)
+    register(name, functional)
+    register(name + "_out", exact_out_of(functional))
 
 
 _register_inplace_family("scatter_src", scatter_src_)
@@ -790,8 +789,8 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     return from_array(np.take(self._data, idx, axis=dim), self._dtype)
 
 
-register("index_select", CPU_META, index_select)
-register("index_select_out", CPU_META, same_dtype_out_of(
+register("index_select", index_select)
+register("index_select_out", same_dtype_out_of(
     index_select, lambda self, out: "index_select(): self and result must have the same scalar type"))
 
 
@@ -869,8 +868,8 @@ def nonzero_out(self: Tensor, *, out: Tensor) -> Tensor:
     return write_out(out, nonzero(self))
 
 
-register("nonzero", CPU_META, nonzero)
-register("nonzero_out", CPU_META, nonzero_out)
+register("nonzero", nonzero)
+register("nonzero_out", nonzero_out)
 
 
 _UNSET: Any = object()
@@ -919,8 +918,8 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     return from_array(data[np.broadcast_to(mask._data, shape)], self._dtype)
 
 
-register("masked_select", "CPU", masked_select)
-register("masked_select_out", "CPU", same_dtype_out_of(
+register("masked_select", masked_select)
+register("masked_select_out", same_dtype_out_of(
     masked_select, lambda self, out: "masked_select(): self and result must have the same scalar type"))
 
 
@@ -971,9 +970,9 @@ def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     return call_below_autograd("aten::masked_scatter_", (base, mask, source))
 
 
-register("masked_scatter_", CPU_META, masked_scatter_)
-register("masked_scatter", ("CompositeExplicitAutograd", "Meta"), masked_scatter)
-register("masked_scatter_out", ("CompositeExplicitAutograd", "Meta"), exact_out_of(masked_scatter))
+register("masked_scatter_", masked_scatter_)
+register("masked_scatter", masked_scatter)
+register("masked_scatter_out", exact_out_of(masked_scatter))
 
 
 # --- index_fill / index_copy -------------------------------------------------------------------------
@@ -1032,9 +1031,9 @@ def _functional_below_autograd(inplace_name: str) -> Callable:
 
 for _overload, _kernel in (("int_Scalar", index_fill_int_scalar_), ("int_Tensor", index_fill_int_tensor_)):
     _functional_fill = _functional_below_autograd(f"aten::index_fill_.{_overload}")
-    register(f"index_fill_{_overload}_", CPU_META, _kernel)
-    register(f"index_fill_{_overload}", ("CompositeExplicitAutograd", "Meta"), _functional_fill)
-    register(f"index_fill_{_overload}_out", ("CompositeExplicitAutograd", "Meta"), exact_out_of(_functional_fill))
+    register(f"index_fill_{_overload}_", _kernel)
+    register(f"index_fill_{_overload}", _functional_fill)
+    register(f"index_fill_{_overload}_out", exact_out_of(_functional_fill))
 
 
 def _check_index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
@@ -1120,8 +1119,8 @@ def take(self: Tensor, index: Tensor) -> Tensor:
     return from_array(flat[idx].reshape(index._shape), self._dtype)
 
 
-register("take", CPU_META, take)
-register("take_out", CPU_META, exact_out_of(take))
+register("take", take)
+register("take_out", exact_out_of(take))
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -1151,10 +1150,10 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     return self
 
 
-register("put_", CPU_META, put_)
+register("put_", put_)
 _put = _functional_below_autograd("aten::put_")
-register("put", "CompositeExplicitAutograd", _put)
-register("put_out", "CompositeExplicitAutograd", exact_out_of(_put))
+register("put", _put)
+register("put_out", exact_out_of(_put))
 
 
 def _along_dim_operands(self: Tensor, indices: Tensor, dim: int | None) -> tuple[Tensor, int, Tensor]:
@@ -1190,8 +1189,8 @@ def take_along_dim_out(self: Tensor, indices: Tensor, dim: int | None = None, *,
     return aten_op("aten::gather.out")(*_along_dim_operands(self, indices, dim), out=out)
 
 
-register("take_along_dim", "CompositeImplicitAutograd", take_along_dim)
-register("take_along_dim_out", "CompositeImplicitAutograd", take_along_dim_out)
+register("take_along_dim", take_along_dim)
+register("take_along_dim_out", take_along_dim_out)
 
 
 # --- fast method bindings -----------------------------------------------------------------------------

@@ -587,20 +587,17 @@ def linear_out(input: Tensor, weight: Tensor, bias: Tensor | None = None, *, out
 
 # --- registration ------------------------------------------------------------------------------
 
-_BOTH = ("CPU", "Meta")
-_COMPOSITE = "CompositeExplicitAutograd"
-_IMPLICIT = "CompositeImplicitAutograd"
 
 for _fn in (mm, bmm, addmm, addmv, baddbmm, dot, vdot):
-    register(_fn.__name__, _BOTH, _fn)
-register("mv", _COMPOSITE, mv)
+    register(_fn.__name__, _fn)
+register("mv", mv)
 for _fn in (mm, bmm, addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_out", _BOTH, _out_of(_fn))
+    register(_fn.__name__ + "_out", _out_of(_fn))
 for _fn in (addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_", _BOTH, _inplace_of(_fn))
-register("mv_out", _COMPOSITE, _out_of(mv))
-register("dot_out", _COMPOSITE, _dot_out_of(dot))
-register("vdot_out", _COMPOSITE, _dot_out_of(vdot))
+    register(_fn.__name__ + "_", _inplace_of(_fn))
+register("mv_out", _out_of(mv))
+register("dot_out", _dot_out_of(dot))
+register("vdot_out", _dot_out_of(vdot))
 for _fn in (matmul, matmul_out, outer, outer_out, linear):
-    register(_fn.__name__, _IMPLICIT, _fn)
-register("linear_out", _COMPOSITE, linear_out)
+    register(_fn.__name__, _fn)
+register("linear_out", linear_out)

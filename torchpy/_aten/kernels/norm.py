@@ -118,14 +118,11 @@ def norm_dtype(self: Tensor, p: Any, *, dtype: dtype) -> Tensor:
     return norm(self, p, dtype=dtype)
 
 
-_BACKEND = ("CPU", "Meta")
-_EXPLICIT = ("CompositeExplicitAutograd", "Meta")
-
-register_kernel("linalg_vector_norm", _BACKEND, linalg_vector_norm)
-register_kernel("linalg_vector_norm_out", _BACKEND, out_kernel(linalg_vector_norm, "exact"))
-register_kernel("norm", _EXPLICIT, norm)
-register_kernel("norm_dim", _BACKEND, norm)
-register_kernel("norm_dtype", _EXPLICIT, norm_dtype)
-register_kernel("norm_out", _EXPLICIT, out_kernel(norm, "exact"))
-register_kernel("norm_dim_out", _BACKEND, out_kernel(norm, "exact"))
-register_kernel("norm_dtype_out", _EXPLICIT, out_kernel(norm_dtype, "exact"))
+register_kernel("linalg_vector_norm", linalg_vector_norm)
+register_kernel("linalg_vector_norm_out", out_kernel(linalg_vector_norm, "exact"))
+register_kernel("norm", norm)
+register_kernel("norm_dim", norm)
+register_kernel("norm_dtype", norm_dtype)
+register_kernel("norm_out", out_kernel(norm, "exact"))
+register_kernel("norm_dim_out", out_kernel(norm, "exact"))
+register_kernel("norm_dtype_out", out_kernel(norm_dtype, "exact"))

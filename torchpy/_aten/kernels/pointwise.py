@@ -29,9 +29,6 @@ from .elementwise import (
 )
 from .variants import check_out_dtype, write_inplace
 
-BACKEND = ("CPU", "Meta")
-EXPLICIT = ("CompositeExplicitAutograd",)
-IMPLICIT = ("CompositeImplicitAutograd",)
 
 _EXACT = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
 _REAL_AND_BOOL = FLOATING | INTEGRAL_AND_BOOL
@@ -51,9 +48,9 @@ def aten(qualified: str) -> Any:
 _ops: dict[str, Any] = {}
 
 
-def generated_out(name: str, functional: Callable, keys: tuple[str, ...] = EXPLICIT) -> None:
+def generated_out(name: str, functional: Callable) -> None:
     """Register `name`: an out= kernel PyTorch generates from a functional one (exact dtype)."""
-    register(name, keys, out_variant(functional, "generated"))
+    register(name, out_variant(functional, "generated"))
 
 
 def _forward_scalar(name: str, target: str, *, swap: bool = False, inplace: bool = True,
@@ -80,13 +77,13 @@ def _forward_scalar(name: str, target: str, *, swap: bool = False, inplace: bool
 
     for kernel, suffix in ((functional, ""), (in_place, "_"), (out_kernel, "_out")):
         kernel.__name__ = kernel.__qualname__ = name + suffix
-    register(name, EXPLICIT, functional)
+    register(name, functional)
     if inplace:
-        register(name + "_", EXPLICIT, in_place)
+        register(name + "_", in_place)
     if generated:
         generated_out(name + "_out", functional)
     else:
-        register(name + "_out", EXPLICIT, out_kernel)
+        register(name + "_out", out_kernel)
 
 
 def _alpha_keyword(args: tuple, kwargs: dict) -> dict:
@@ -169,7 +166,7 @@ def rsub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
     return sub(other, self, alpha=alpha)
 
 
-register("rsub", BACKEND, rsub)
+register("rsub", rsub)
 generated_out("rsub_out", rsub)
 
 
@@ -228,11 +225,11 @@ def _div_mode_dtype(self: Any, other: Any, *, rounding_mode: str | None = None) 
     return _div_mode_kernel(rounding_mode).result_dtype(self, other)
 
 
-register("div_mode", BACKEND, div_mode)
-register("div_mode_", BACKEND, inplace_variant(div_mode, _div_mode_dtype))
-register("div_mode_out", BACKEND, out_variant(div_mode, result_dtype=_div_mode_dtype))
-register("floor_divide", BACKEND, _div_floor)
-register_variants("floor_divide", _div_floor, BACKEND)
+register("div_mode", div_mode)
+register("div_mode_", inplace_variant(div_mode, _div_mode_dtype))
+register("div_mode_out", out_variant(div_mode, result_dtype=_div_mode_dtype))
+register("floor_divide", _div_floor)
+register_variants("floor_divide", _div_floor)
 
 _forward_scalar("add_Scalar", "add.Tensor")
 _forward_scalar("sub_Scalar", "sub.Tensor")
@@ -259,7 +256,7 @@ def fmod(xp, self, other):
     return xp.fmod(self, other)
 
 
-register("remainder_Scalar_Tensor", BACKEND, remainder)
+register("remainder_Scalar_Tensor", remainder)
 generated_out("remainder_Scalar_Tensor_out", remainder)
 _forward_scalar("remainder_Scalar", "remainder.Tensor", generated=False)
 _forward_scalar("fmod_Scalar", "fmod.Tensor", generated=False)
@@ -286,13 +283,14 @@ def _power(xp: Any, base: Any, exponent: Any) -> Any:
     return xp.power(base, exponent)
 
 
-# PyTorch's CPU kernel rejects bool ** bool; its meta kernel (a Python decomposition) gives int64.
-for _keys, _kernel in ((("CPU",), make_kernel(_power, dtypes=ALL_BUT_BOOL, label="pow")),
-                       (("Meta",), make_kernel(_power, kind=Kind.BOOL_TO_LONG))):
-    register("pow", _keys, _kernel)
-    register_variants("pow", _kernel, _keys)
-    register("pow_Scalar", _keys, _kernel)
-    register("pow_Scalar_out", _keys, out_variant(_kernel))
+# PyTorch's CPU kernel rejects bool ** bool; its meta kernel (a Python decomposition) gives int64:
+# two kernel families, pow* for CPU and meta_pow* for Meta.
+for _prefix, _kernel in (("", make_kernel(_power, dtypes=ALL_BUT_BOOL, label="pow")),
+                         ("meta_", make_kernel(_power, kind=Kind.BOOL_TO_LONG))):
+    register(_prefix + "pow", _kernel)
+    register_variants(_prefix + "pow", _kernel)
+    register(_prefix + "pow_Scalar", _kernel)
+    register(_prefix + "pow_Scalar_out", out_variant(_kernel))
 
 
 def _check_pow_tensor_scalar(promoted: _dt.dtype, self: Tensor, exponent: Any) -> None:
@@ -394,9 +392,9 @@ _abs_out_castable = out_variant(_abs, "castable")
 _abs_out_same = out_variant(_abs, "same")
 
 
-register("abs", EXPLICIT, _abs)
-register("abs_", EXPLICIT, abs_inplace)
-register("abs_out", BACKEND, abs_out)
+register("abs", _abs)
+register("abs_", abs_inplace)
+register("abs_out", abs_out)
 
 
 def _check_neg(promoted: _dt.dtype, self: Tensor) -> None:
@@ -418,7 +416,7 @@ def positive(self: Tensor) -> Tensor:
     return self
 
 
-register("positive", IMPLICIT, positive)
+register("positive", positive)
 
 
 def _no_complex(message: str) -> Callable:
@@ -448,7 +446,7 @@ def _cpu_check_relu(promoted: _dt.dtype, self: Tensor) -> None:
 
 
 @elementwise("relu", operands=1, cpu_check=_cpu_check_relu, cpu_check_dtypes=COMPLEX | {_dt.bool}, warns=False,
-             out_keys=EXPLICIT, out_rule="generated")
+             out_rule="generated")
 def relu(xp, self):
     return maximum_with(self, 0) if xp is np else xp.maximum(self, 0)
 
@@ -506,8 +504,8 @@ def _comparison(name: str, fn: Callable, ordered: bool) -> None:
     dtypes = REAL | {_dt.bool} if ordered else None
     kernel = make_kernel(impl, kind=Kind.ALWAYS_BOOL, dtypes=dtypes, label=f"{name}_cpu", warns=False, ufunc=fn)
     for kernel_name in (name, f"{name}_Scalar"):
-        register(kernel_name, BACKEND, kernel)
-        register_variants(kernel_name, kernel, BACKEND)
+        register(kernel_name, kernel)
+        register_variants(kernel_name, kernel)
 
 
 for _name, _fn, _ordered in [("eq", np.equal, False), ("ne", np.not_equal, False),
@@ -549,22 +547,22 @@ def hypot(xp, self, other):
 # --- logical ----------------------------------------------------------------------------------------------
 # Functional and in-place forms are CompositeExplicitAutograd in PyTorch, out= is CPU.
 
-@elementwise("logical_and", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+@elementwise("logical_and", kind=Kind.ALWAYS_BOOL, warns=False)
 def logical_and(xp, self, other):
     return xp.logical_and(self, other)
 
 
-@elementwise("logical_or", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+@elementwise("logical_or", kind=Kind.ALWAYS_BOOL, warns=False)
 def logical_or(xp, self, other):
     return xp.logical_or(self, other)
 
 
-@elementwise("logical_xor", kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+@elementwise("logical_xor", kind=Kind.ALWAYS_BOOL, warns=False)
 def logical_xor(xp, self, other):
     return xp.logical_xor(self, other)
 
 
-@elementwise("logical_not", operands=1, kind=Kind.ALWAYS_BOOL, keys=EXPLICIT, out_keys=BACKEND, warns=False)
+@elementwise("logical_not", operands=1, kind=Kind.ALWAYS_BOOL, warns=False)
 def logical_not(xp, self):
     return xp.logical_not(self)
 
@@ -619,14 +617,14 @@ def _check_dunder_shift(name: str) -> Callable:
 for _name, _impl in (("lshift", _left_shift), ("rshift", _right_shift)):
     _shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False)
     _long = "bitwise_left_shift" if _name == "lshift" else "bitwise_right_shift"
-    register(_long, BACKEND, _shift)
-    register_variants(_long, _shift, BACKEND)
+    register(_long, _shift)
+    register_variants(_long, _shift)
     # aten::__lshift__ & co.: the same kernel; PyTorch's meta kernel for them checks the dtype
     _dunder_shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False,
                                 check=_check_dunder_shift(_name))
     for _overload in (f"dunder_{_name}", f"dunder_{_name}_Scalar"):
-        register(_overload, BACKEND, _dunder_shift)
-        register(_overload + "_", BACKEND, inplace_variant(_dunder_shift))
+        register(_overload, _dunder_shift)
+        register(_overload + "_", inplace_variant(_dunder_shift))
         generated_out(_overload + "_out", _dunder_shift)
 
 for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
@@ -641,7 +639,7 @@ def _dunder(name: str, target: str) -> None:
         return aten(target)(self, other)
 
     kernel.__name__ = kernel.__qualname__ = name
-    register(name, IMPLICIT, kernel)
+    register(name, kernel)
 
 
 for _op in ("and", "or", "xor"):
@@ -661,10 +659,10 @@ def _isinf(xp: Any, self: Any) -> Any:
     return xp.isinf(self) if self.dtype.kind in "fc" else xp.zeros(self.shape, np.bool_)
 
 
-for _name, _impl, _keys in (("isnan", _isnan, BACKEND), ("isinf", _isinf, EXPLICIT)):
+for _name, _impl in (("isnan", _isnan), ("isinf", _isinf)):
     _impl.__name__ = _impl.__qualname__ = _name
     _kernel = make_kernel(_impl, operands=1, kind=Kind.ALWAYS_BOOL, warns=False)
-    register(_name, _keys, _kernel)
+    register(_name, _kernel)
     generated_out(_name + "_out", _kernel)
 
 
@@ -695,7 +693,7 @@ def _alias(name: str, target: str, *extra: Any) -> None:
         return aten(target)(*args, *extra, **kwargs)
 
     kernel.__name__ = kernel.__qualname__ = "alias_" + name.replace(".", "__")
-    register(kernel.__name__, IMPLICIT, kernel)
+    register(kernel.__name__, kernel)
 
 
 def _qualified(base: str, overload: str) -> str:

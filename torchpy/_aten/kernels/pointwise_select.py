@@ -26,7 +26,7 @@ from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
     make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout,
 )
-from .pointwise import BACKEND, EXPLICIT, IMPLICIT, aten
+from .pointwise import aten
 from .variants import write_inplace, write_out
 
 _COMPLEX = frozenset(d for d in ALL if d.is_complex)
@@ -166,9 +166,9 @@ def _inplace_naming_type_meta(functional: Any) -> Any:
 
 
 for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max", clamp_max)]:
-    register(_name, BACKEND, _kernel)
-    register(f"{_name}_", BACKEND, _inplace_naming_type_meta(_kernel))
-    register(f"{_name}_out", BACKEND, out_variant(_kernel, "same", _kernel.result_dtype))
+    register(_name, _kernel)
+    register(f"{_name}_", _inplace_naming_type_meta(_kernel))
+    register(f"{_name}_out", out_variant(_kernel, "same", _kernel.result_dtype))
 
 
 # --- lerp ---------------------------------------------------------------------------------------------
@@ -219,12 +219,12 @@ def _lerp_dtype(self: Tensor, end: Tensor, weight: Any) -> _dt.dtype:
     return self._dtype
 
 
-register("lerp_Scalar", BACKEND, lerp_scalar)
-register("lerp", BACKEND, lerp_tensor)
-register("lerp_Scalar_", BACKEND, inplace_variant(lerp_scalar, _lerp_dtype))
-register("lerp_", BACKEND, inplace_variant(lerp_tensor, _lerp_dtype))
-register("lerp_Scalar_out", BACKEND, out_variant(lerp_scalar, result_dtype=_lerp_dtype))
-register("lerp_out", BACKEND, out_variant(lerp_tensor, "same", _lerp_dtype))
+register("lerp_Scalar", lerp_scalar)
+register("lerp", lerp_tensor)
+register("lerp_Scalar_", inplace_variant(lerp_scalar, _lerp_dtype))
+register("lerp_", inplace_variant(lerp_tensor, _lerp_dtype))
+register("lerp_Scalar_out", out_variant(lerp_scalar, result_dtype=_lerp_dtype))
+register("lerp_out", out_variant(lerp_tensor, "same", _lerp_dtype))
 
 
 # --- where ----------------------------------------------------------------------------------------------
@@ -276,8 +276,8 @@ def where_out(condition: Tensor, self: Any, other: Any, *, out: Tensor) -> Tenso
     return write_out(out, result)
 
 
-register("where", BACKEND, where)
-register("where_out", BACKEND, where_out)
+register("where", where)
+register("where_out", where_out)
 
 
 def _scalar_tensor(value: Any, dtype: _dt.dtype, like: Tensor) -> Tensor:
@@ -319,10 +319,10 @@ def where_condition(condition: Tensor) -> tuple[Tensor, ...]:
     return tuple(from_array(index.astype(np.int64), _dt.int64) for index in np.nonzero(condition._data))
 
 
-register("where_ScalarOther", IMPLICIT, where_scalar_other)
-register("where_ScalarSelf", IMPLICIT, where_scalar_self)
-register("where_Scalar", IMPLICIT, where_scalar)
-register("where_cond", IMPLICIT, where_condition)
+register("where_ScalarOther", where_scalar_other)
+register("where_ScalarSelf", where_scalar_self)
+register("where_Scalar", where_scalar)
+register("where_cond", where_condition)
 
 
 # --- masked_fill ------------------------------------------------------------------------------------
@@ -371,12 +371,12 @@ def masked_fill_tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     return masked_fill_scalar(self, mask, _fill_value(value))
 
 
-register("masked_fill_Scalar_", BACKEND, masked_fill_scalar_)
-register("masked_fill_", BACKEND, masked_fill_tensor_)
-register("masked_fill_Scalar", EXPLICIT, masked_fill_scalar)
-register("masked_fill", EXPLICIT, masked_fill_tensor)
-register("masked_fill_Scalar_out", EXPLICIT, out_variant(masked_fill_scalar, "generated"))
-register("masked_fill_out", EXPLICIT, out_variant(masked_fill_tensor, "generated"))
+register("masked_fill_Scalar_", masked_fill_scalar_)
+register("masked_fill_", masked_fill_tensor_)
+register("masked_fill_Scalar", masked_fill_scalar)
+register("masked_fill", masked_fill_tensor)
+register("masked_fill_Scalar_out", out_variant(masked_fill_scalar, "generated"))
+register("masked_fill_out", out_variant(masked_fill_tensor, "generated"))
 
 
 # --- nan_to_num -------------------------------------------------------------------------------------
@@ -421,7 +421,7 @@ def nan_to_num_out(self: Tensor, nan: float | None = None, posinf: float | None 
     return write_out(out, nan_to_num(self, nan, posinf, neginf))
 
 
-register("nan_to_num", EXPLICIT, nan_to_num)
+register("nan_to_num", nan_to_num)
 def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
     if self._data is None and self._dtype.is_complex:  # from PyTorch's meta decomposition
@@ -429,8 +429,8 @@ def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = N
     return write_inplace(self, nan_to_num(self, nan, posinf, neginf))
 
 
-register("nan_to_num_", EXPLICIT, nan_to_num_)
-register("nan_to_num_out", BACKEND, nan_to_num_out)
+register("nan_to_num_", nan_to_num_)
+register("nan_to_num_out", nan_to_num_out)
 
 
 # --- isfinite (CompositeImplicitAutograd) ------------------------------------------------------------
@@ -467,4 +467,4 @@ def isfinite(self: Tensor) -> Tensor:
     return from_array(np.ones(self._shape, np.bool_), _dt.bool)
 
 
-register("isfinite", IMPLICIT, isfinite)
+register("isfinite", isfinite)

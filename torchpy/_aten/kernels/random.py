@@ -655,18 +655,15 @@ def randint_like(self: Tensor, high: Any, *, generator: Generator | None = None,
                             memory_format=memory_format)
 
 
-_COMPOSITE = "CompositeExplicitAutograd"
-_BOTH = ("CPU", "Meta")
-
 for _fn in (uniform_, normal_, random_, random_from, random_to):
-    register(_fn.__name__, _BOTH, _fn)
+    register(_fn.__name__, _fn)
 for _fn in (rand, randn, randint, randint_low, randperm, rand_like, randn_like, randint_like, randint_like_low):
-    register(_fn.__name__, _COMPOSITE, _fn)
+    register(_fn.__name__, _fn)
 for _fn in (rand, randn, randint, randint_low, randperm):
-    register(_fn.__name__ + "_out", _COMPOSITE, factory_out(_fn))
+    register(_fn.__name__ + "_out", factory_out(_fn))
 for _fn in (normal_tensor_float, normal_float_tensor, normal_tensor_tensor):
-    register(_fn.__name__, _BOTH, _fn)
-register("normal_float_float", _COMPOSITE, normal_float_float)
+    register(_fn.__name__, _fn)
+register("normal_float_float", normal_float_float)
 
 register_backend_select(
     "normal.float_float", "rand", "rand.generator", "randn", "randn.generator", "randint", "randint.generator",

@@ -77,13 +77,13 @@ except ImportError:  # pragma: no cover - depends on the NumPy build
         return kernel
 
 
-def register_kernel(name: str, keys: tuple[str, ...] | str, fn: Callable) -> Callable:
-    """Register backend kernel `fn` as `name` for `keys`, running without NumPy's warnings."""
+def register_kernel(name: str, fn: Callable) -> Callable:
+    """Register backend kernel `fn` as `name`, running without NumPy's warnings."""
     kernel = _silenced(fn)
     kernel.__name__ = fn.__name__
     kernel.__qualname__ = fn.__qualname__
     kernel.__wrapped__ = getattr(fn, "__wrapped__", fn)  # type: ignore[attr-defined]  (where it is defined)
-    register(name, keys, kernel)
+    register(name, kernel)
     return fn
 
 

@@ -20,8 +20,6 @@ from ..fastcall import aten, call, call_kw
 from ..registry import register
 from .view import INT64_MAX, infer_size, shape_str, view_strides
 
-CIA = "CompositeImplicitAutograd"
-
 
 def _view(self: Tensor, shape: list[int]) -> Tensor:
     return call(aten("view"), self._keyset, self, shape)
@@ -30,7 +28,7 @@ def _view(self: Tensor, shape: list[int]) -> Tensor:
 # --- reshape, flatten, unflatten, view_as, reshape_as, expand_as -------------------------------------
 
 
-@register("reshape", CIA)
+@register("reshape")
 def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     inferred = infer_size(shape, math.prod(self._shape))
     data = self._data
@@ -40,7 +38,7 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     return call(aten("_unsafe_view"), copy._keyset, copy, list(inferred))
 
 
-@register("flatten", CIA)
+@register("flatten")
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     shape = self._shape
     ndim = len(shape)
@@ -54,7 +52,7 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(self, list(shape[:start]) + [math.prod(shape[start:end + 1])] + list(shape[end + 1:]))
 
 
-@register("unflatten", CIA)
+@register("unflatten")
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     d = _wrap_dim(dim, len(self._shape))
     if not sizes:
@@ -72,17 +70,17 @@ def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     return _view(self, list(self._shape[:d]) + list(inferred) + list(self._shape[d + 1:]))
 
 
-@register("view_as", CIA)
+@register("view_as")
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     return _view(self, list(other._shape))
 
 
-@register("reshape_as", CIA)
+@register("reshape_as")
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, list(other._shape))
 
 
-@register("expand_as", CIA)
+@register("expand_as")
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     return call(aten("expand"), self._keyset, self, list(other._shape))
 
@@ -117,22 +115,22 @@ def _transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return call(aten("transpose.int"), self._keyset, self, dim0, dim1)
 
 
-@register("movedim_intlist", CIA)
+@register("movedim_intlist")
 def movedim_intlist(self: Tensor, source: Sequence[int], destination: Sequence[int]) -> Tensor:
     return _permute(self, _movedim_perm(len(self._shape), source, destination))
 
 
-@register("movedim_int", CIA)
+@register("movedim_int")
 def movedim_int(self: Tensor, source: int, destination: int) -> Tensor:
     return movedim_intlist(self, [source], [destination])
 
 
-@register("swapdims", CIA)
+@register("swapdims")
 def swapdims(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _transpose(self, dim0, dim1)
 
 
-@register("numpy_T", CIA)
+@register("numpy_T")
 def numpy_T(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim == 0:
@@ -162,25 +160,25 @@ def _conj_if_complex(result: Tensor) -> Tensor:
     return result
 
 
-@register("mT", CIA)
+@register("mT")
 def mT(self: Tensor) -> Tensor:
     _matrix_ndim(self, "tensor.mT")
     return _transpose(self, -2, -1)
 
 
-@register("mH", CIA)
+@register("mH")
 def mH(self: Tensor) -> Tensor:
     _matrix_ndim(self, "tensor.mH")
     return _conj_if_complex(_transpose(self, -2, -1))
 
 
-@register("adjoint", CIA)
+@register("adjoint")
 def adjoint(self: Tensor) -> Tensor:
     _matrix_ndim(self, "tensor.adjoint()")
     return _conj_if_complex(_transpose(self, -2, -1))
 
 
-@register("matrix_H", CIA)
+@register("matrix_H")
 def matrix_H(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim != 2:
@@ -197,7 +195,7 @@ def _slice(self: Tensor, dim: int, start: int, end: int) -> Tensor:
     return call(aten("slice.Tensor"), self._keyset, self, dim, start, end)
 
 
-@register("narrow", CIA)
+@register("narrow")
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     ndim = len(self._shape)
     if ndim == 0:
@@ -215,7 +213,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return _slice(self, d, start, start + length)
 
 
-@register("narrow_tensor", CIA)
+@register("narrow_tensor")
 def narrow_tensor(self: Tensor, dim: int, start: Tensor, length: int) -> Tensor:
     d = start._dtype
     if start._shape or d.is_floating_point or d.is_complex or d is _dt.bool:
@@ -226,7 +224,7 @@ def narrow_tensor(self: Tensor, dim: int, start: Tensor, length: int) -> Tensor:
 # --- split.sizes, chunk, tensor_split --------------------------------------------------------------------
 
 
-@register("split_sizes", CIA)
+@register("split_sizes")
 def split_sizes(self: Tensor, split_size: Sequence[int], dim: int = 0) -> list[Tensor]:
     return call(aten("split_with_sizes"), self._keyset, self, list(split_size), dim)
 
@@ -235,7 +233,7 @@ def _with_dim(args: tuple, dim: int) -> tuple:
     return args if dim == 0 else args + (dim,)  # dim=0 is the schema default: dropped
 
 
-@register("chunk", CIA)
+@register("chunk")
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     if not self._shape:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -261,7 +259,7 @@ def _tensor_split_dim(self: Tensor, dim: int) -> int:
     return _wrap_dim(dim, len(self._shape))
 
 
-@register("tensor_split_sections", CIA)
+@register("tensor_split_sections")
 def tensor_split_sections(self: Tensor, sections: int, dim: int = 0) -> list[Tensor]:
     d = _tensor_split_dim(self, dim)
     if sections <= 0:
@@ -273,13 +271,13 @@ def tensor_split_sections(self: Tensor, sections: int, dim: int = 0) -> list[Ten
     return _split_at(self, d, bounds)
 
 
-@register("tensor_split_indices", CIA)
+@register("tensor_split_indices")
 def tensor_split_indices(self: Tensor, indices: Sequence[int], dim: int = 0) -> list[Tensor]:
     d = _tensor_split_dim(self, dim)
     return _split_at(self, d, [0] + list(indices) + [INT64_MAX])
 
 
-@register("tensor_split_tensor", CIA)
+@register("tensor_split_tensor")
 def tensor_split_tensor(self: Tensor, tensor_indices_or_sections: Tensor, dim: int = 0) -> list[Tensor]:
     split = tensor_indices_or_sections
     if split._device.type != "cpu":
@@ -298,8 +296,7 @@ def tensor_split_tensor(self: Tensor, tensor_indices_or_sections: Tensor, dim: i
     return tensor_split_indices(self, [int(i) for i in split.tolist()], dim)
 
 
-
-@register("unsafe_chunk", CIA)
+@register("unsafe_chunk")
 def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     if not self._shape:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -317,7 +314,7 @@ def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
 # --- ravel, atleast_1d/2d/3d, hstack, vstack, dstack, column_stack ----------------------------------
 
 
-@register("ravel", CIA)
+@register("ravel")
 def ravel(self: Tensor) -> Tensor:
     data = self._data
     if not (data.flags.c_contiguous if data is not None else self.is_contiguous()):
@@ -325,12 +322,12 @@ def ravel(self: Tensor) -> Tensor:
     return _view(self, [-1])
 
 
-@register("atleast_1d", CIA)
+@register("atleast_1d")
 def atleast_1d(self: Tensor) -> Tensor:
     return reshape(self, [1]) if not self._shape else self
 
 
-@register("atleast_2d", CIA)
+@register("atleast_2d")
 def atleast_2d(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim == 0:
@@ -340,7 +337,7 @@ def atleast_2d(self: Tensor) -> Tensor:
     return self
 
 
-@register("atleast_3d", CIA)
+@register("atleast_3d")
 def atleast_3d(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim == 0:
@@ -352,17 +349,17 @@ def atleast_3d(self: Tensor) -> Tensor:
     return self
 
 
-@register("atleast_1d_sequence", CIA)
+@register("atleast_1d_sequence")
 def atleast_1d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
     return [atleast_1d(t) for t in tensors]
 
 
-@register("atleast_2d_sequence", CIA)
+@register("atleast_2d_sequence")
 def atleast_2d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
     return [atleast_2d(t) for t in tensors]
 
 
-@register("atleast_3d_sequence", CIA)
+@register("atleast_3d_sequence")
 def atleast_3d_sequence(tensors: Sequence[Tensor]) -> list[Tensor]:
     return [atleast_3d(t) for t in tensors]
 
@@ -381,26 +378,26 @@ def _check_non_empty(tensors: Sequence[Tensor], name: str) -> None:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
 
 
-@register("hstack", CIA)
+@register("hstack")
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
     _check_non_empty(tensors, "hstack")
     pieces = [atleast_1d(t) for t in tensors]
     return _cat(pieces, 0 if len(pieces[0]._shape) == 1 else 1)
 
 
-@register("vstack", CIA)
+@register("vstack")
 def vstack(tensors: Sequence[Tensor]) -> Tensor:
     _check_non_empty(tensors, "vstack")
     return _cat([atleast_2d(t) for t in tensors], 0)
 
 
-@register("dstack", CIA)
+@register("dstack")
 def dstack(tensors: Sequence[Tensor]) -> Tensor:
     _check_non_empty(tensors, "dstack")
     return _cat([atleast_3d(t) for t in tensors], 2)
 
 
-@register("column_stack", CIA)
+@register("column_stack")
 def column_stack(tensors: Sequence[Tensor]) -> Tensor:
     _check_non_empty(tensors, "column_stack")
     columns = [_view(t, [math.prod(t._shape), 1]) if len(t._shape) <= 1 else t for t in tensors]

@@ -105,13 +105,11 @@ def _public_out(private: str) -> Any:
     return kernel
 
 
-_BACKEND = ("CPU", "Meta")
-
-register_kernel("_softmax", _BACKEND, _softmax)
-register_kernel("_log_softmax", _BACKEND, _log_softmax)
-register_kernel("_softmax_out", _BACKEND, out_kernel(_softmax, "exact"))
-register_kernel("_log_softmax_out", _BACKEND, out_kernel(_log_softmax, "exact"))
-register("softmax", "CompositeImplicitAutograd", softmax)
-register("log_softmax", "CompositeImplicitAutograd", log_softmax)
-register("softmax_out", "CompositeExplicitAutograd", _public_out("_softmax"))
-register("log_softmax_out", "CompositeExplicitAutograd", _public_out("_log_softmax"))
+register_kernel("_softmax", _softmax)
+register_kernel("_log_softmax", _log_softmax)
+register_kernel("_softmax_out", out_kernel(_softmax, "exact"))
+register_kernel("_log_softmax_out", out_kernel(_log_softmax, "exact"))
+register("softmax", softmax)
+register("log_softmax", log_softmax)
+register("softmax_out", _public_out("_softmax"))
+register("log_softmax_out", _public_out("_log_softmax"))

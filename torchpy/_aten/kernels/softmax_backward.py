@@ -52,8 +52,7 @@ def _softmax_backward_data_out(grad_output, output, dim, input_dtype, *, grad_in
     return out_kernel(_softmax_backward_data, "exact")(grad_output, output, dim, input_dtype, out=grad_input)
 
 
-_BACKEND = ("CPU", "Meta")
-register_kernel("_softmax_backward_data", _BACKEND, _softmax_backward_data)
-register_kernel("_log_softmax_backward_data", _BACKEND, _log_softmax_backward_data)
-register_kernel("_softmax_backward_data_out", _BACKEND, _softmax_backward_data_out)
-register_kernel("_log_softmax_backward_data_out", _BACKEND, out_kernel(_log_softmax_backward_data, "exact"))
+register_kernel("_softmax_backward_data", _softmax_backward_data)
+register_kernel("_log_softmax_backward_data", _log_softmax_backward_data)
+register_kernel("_softmax_backward_data_out", _softmax_backward_data_out)
+register_kernel("_log_softmax_backward_data_out", out_kernel(_log_softmax_backward_data, "exact"))

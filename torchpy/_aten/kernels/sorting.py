@@ -30,8 +30,6 @@ from ..python_api import return_types
 from .indexing import aten_op, call_below_autograd, generated_method, no_torch_function_mode
 from .variants import check_out_dtype, write_out
 
-CPU_META = ("CPU", "Meta")
-
 
 def _sort_key(data: np.ndarray) -> np.ndarray:
     """What to compare: 16-bit floats widened (exactly) so NumPy's own float sort runs."""
@@ -131,10 +129,10 @@ def sort_values(self: Tensor, dim: int = -1, descending: bool = False, *, values
     return call_below_autograd("aten::sort.values_stable", (self,), kwargs)
 
 
-register("sort_stable", CPU_META, sort_stable)
-register("sort_values_stable", CPU_META, sort_values_stable)
-register("sort", ("CompositeExplicitAutograd", "Meta"), sort)
-register("sort_values", ("CompositeExplicitAutograd", "Meta"), sort_values)
+register("sort_stable", sort_stable)
+register("sort_values_stable", sort_values_stable)
+register("sort", sort)
+register("sort_values", sort_values)
 
 
 # --- CompositeImplicitAutograd: argsort and msort decompose into sort, as in PyTorch ----------
@@ -172,10 +170,10 @@ def msort(self: Tensor) -> Tensor:
     return aten_op("aten::sort")._call_normalized(_sort_args(self, 0, False), {})[0]
 
 
-register("argsort", "CompositeImplicitAutograd", argsort)
-register("argsort_stable", "CompositeImplicitAutograd", argsort_stable)
-register("argsort_stable_out", "CompositeImplicitAutograd", argsort_stable_out)
-register("msort", "CompositeImplicitAutograd", msort)
+register("argsort", argsort)
+register("argsort_stable", argsort_stable)
+register("argsort_stable_out", argsort_stable_out)
+register("msort", msort)
 
 
 # --- topk -------------------------------------------------------------------------------------------
@@ -261,8 +259,8 @@ def topk_values(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorte
     return _write_pair(values, indices, topk(self, k, dim, largest, sorted))
 
 
-register("topk", CPU_META, topk)
-register("topk_values", CPU_META, topk_values)
+register("topk", topk)
+register("topk_values", topk_values)
 
 
 # --- replaying the C++ standard library's selection algorithms (libstdc++, as PyTorch's CPU
@@ -478,4 +476,4 @@ def _unique(self: Tensor, sorted: bool = True, return_inverse: bool = False) -> 
     return from_array(np.ascontiguousarray(values), self._dtype), from_array(inverse, _dt.int64)
 
 
-register("_unique", "CPU", _unique)
+register("_unique", _unique)

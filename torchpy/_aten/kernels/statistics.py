@@ -28,7 +28,6 @@ from .reduction_util import (
 from .variants import write_out
 
 
-
 # --- var / std -----------------------------------------------------------------------------------
 
 
@@ -158,10 +157,10 @@ def _unbiased_overloads(name: str) -> None:
         return getattr(ops.aten, name).correction_out(
             self, dim, correction=_correction_of(unbiased), keepdim=keepdim, out=out)
 
-    register(f"{name}_unbiased", "CompositeImplicitAutograd", default)
-    register(f"{name}_dim_unbiased", "CompositeImplicitAutograd", dim)
+    register(f"{name}_unbiased", default)
+    register(f"{name}_dim_unbiased", dim)
     if not name.endswith("_mean"):
-        register(f"{name}_dim_unbiased_out", "CompositeImplicitAutograd", out)
+        register(f"{name}_dim_unbiased_out", out)
 
 
 # --- logsumexp -----------------------------------------------------------------------------------
@@ -214,17 +213,16 @@ def logsumexp_out(self: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor)
 
 # --- registration --------------------------------------------------------------------------------
 
-_BACKEND = ("CPU", "Meta")
 
-register_kernel("var", _BACKEND, var)
-register_kernel("std", _BACKEND, std)
-register_kernel("var_out", _BACKEND, out_kernel(var, "cast"))
-register_kernel("std_out", _BACKEND, out_kernel(std, "cast"))
-register_kernel("var_mean", _BACKEND, var_mean)
-register_kernel("std_mean", _BACKEND, std_mean)
-register_kernel("var_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(var_mean))
-register_kernel("std_mean_out", ("CompositeExplicitAutograd", "Meta"), _pair_out(std_mean))
+register_kernel("var", var)
+register_kernel("std", std)
+register_kernel("var_out", out_kernel(var, "cast"))
+register_kernel("std_out", out_kernel(std, "cast"))
+register_kernel("var_mean", var_mean)
+register_kernel("std_mean", std_mean)
+register_kernel("var_mean_out", _pair_out(var_mean))
+register_kernel("std_mean_out", _pair_out(std_mean))
 for _name in ("var", "std", "var_mean", "std_mean"):
     _unbiased_overloads(_name)
-register_kernel("logsumexp", ("CompositeExplicitAutograd", "Meta"), logsumexp)
-register_kernel("logsumexp_out", ("CompositeExplicitAutogradNonFunctional", "Meta"), logsumexp_out)
+register_kernel("logsumexp", logsumexp)
+register_kernel("logsumexp_out", logsumexp_out)

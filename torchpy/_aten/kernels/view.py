@@ -27,7 +27,6 @@ from ..._tensor import tensor as _tensor_module
 from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, contiguous_strides_of, meta_tensor, view_of
 from ..registry import register
 
-CEA = "CompositeExplicitAutograd"
 INT64_MAX = 9223372036854775807
 _FULL = slice(None)
 
@@ -101,10 +100,11 @@ _LEGACY_CPU_TYPES = frozenset(("Byte", "Char", "Short", "Int", "Long", "Half", "
 
 def type_string(self: Tensor) -> str:
     """How PyTorch's C++ messages name a tensor's type: torch.FloatTensor, CPUBoolType, MetaFloatType."""
-    name = self._dtype._c10_name
-    if self._device.type == "cpu":
-        return f"torch.{name}Tensor" if name in _LEGACY_CPU_TYPES else f"CPU{name}Type"
-    return f"{self._device.type.capitalize()}{name}Type"
+    name, device = self._dtype._c10_name, self._device.type
+    if device == "cpu" and name in _LEGACY_CPU_TYPES:
+        return f"torch.{name}Tensor"
+    backend = device.upper() if device in ("cpu", "cuda") else device.capitalize()  # CPU, CUDA, Meta
+    return f"{backend}{name}Type"
 
 
 # --- view, _unsafe_view ----------------------------------------------------------------------
@@ -184,7 +184,7 @@ _VIEW_ERROR = (
 )
 
 
-@register("view", ("CPU", "Meta"))
+@register("view")
 def view(self: Tensor, size: Sequence[int]) -> Tensor:
     old_shape = self._shape
     shape = infer_size(size, math.prod(old_shape))
@@ -206,7 +206,7 @@ def view(self: Tensor, size: Sequence[int]) -> Tensor:
     return _view(self, strided_array(self, shape, strides, offset), shape, strides, offset)
 
 
-@register("_unsafe_view", (CEA, "Meta"))
+@register("_unsafe_view")
 def _unsafe_view(self: Tensor, size: Sequence[int]) -> Tensor:
     """A view the autograd layer does not track as one: same storage, no base."""
     result = view(self, size)
@@ -251,7 +251,7 @@ def _dtype_geometry(self: Tensor, dtype: _dt.dtype) -> tuple[tuple, tuple, int]:
     return tuple(shape), tuple([s * ratio for s in strides[:-1]] + [1]), offset * ratio
 
 
-@register("view_dtype", CEA)
+@register("view_dtype")
 def view_dtype(self: Tensor, dtype: _dt.dtype) -> Tensor:
     shape, strides, offset = _dtype_geometry(self, dtype)
     arr = None
@@ -266,7 +266,7 @@ def view_dtype(self: Tensor, dtype: _dt.dtype) -> Tensor:
 # --- alias, detach -----------------------------------------------------------------------------
 
 
-@register("alias", CEA)
+@register("alias")
 def alias(self: Tensor) -> Tensor:
     data = self._data
     if data is None:
@@ -275,7 +275,7 @@ def alias(self: Tensor) -> Tensor:
     return _view(self, data.view(), self._shape, self._stride, self._offset)
 
 
-@register("detach", CEA)
+@register("detach")
 def detach(self: Tensor) -> Tensor:
     """Same storage and version counter, but not a view (as PyTorch's detach)."""
     result = alias(self)
@@ -286,7 +286,7 @@ def detach(self: Tensor) -> Tensor:
 # --- transpose, permute, t -------------------------------------------------------------------------
 
 
-@register("transpose", CEA)
+@register("transpose")
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     shape = self._shape
     n = len(shape)
@@ -335,12 +335,12 @@ def _permuted(self: Tensor, perm: Sequence[int]) -> Tensor:
     return _view(self, arr, new_shape, new_strides, self.storage_offset() if offset is None else offset)
 
 
-@register("permute", CEA)
+@register("permute")
 def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
     return _permuted(self, _check_permutation(dims, len(self._shape)))
 
 
-@register("t", CEA)
+@register("t")
 def t(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim == 2:
@@ -389,7 +389,7 @@ def expand_geometry(shape: tuple, strides: tuple, size: Sequence[int]) -> tuple[
     return tuple(new_shape), tuple(new_strides)
 
 
-@register("expand", CEA)
+@register("expand")
 def expand(self: Tensor, size: Sequence[int], *, implicit: bool = False) -> Tensor:
     try:
         shape, strides = expand_geometry(self._shape, self.stride(), size)
@@ -422,12 +422,12 @@ def _squeezed(self: Tensor, dims: Sequence[int]) -> Tensor:
     return _view(self, arr, shape, strides, self.storage_offset())
 
 
-@register("squeeze", CEA)
+@register("squeeze")
 def squeeze(self: Tensor) -> Tensor:
     return _squeezed(self, [d for d, size in enumerate(self._shape) if size == 1])
 
 
-@register("squeeze_dim", CEA)
+@register("squeeze_dim")
 def squeeze_dim(self: Tensor, dim: int) -> Tensor:
     d = _wrap_dim(dim, len(self._shape))
     return _squeezed(self, [d] if self._shape and self._shape[d] == 1 else [])
@@ -443,7 +443,7 @@ def _wrap_dims_unique(dims: Sequence[int], ndim: int) -> list[int]:
     return wrapped
 
 
-@register("squeeze_dims", CEA)
+@register("squeeze_dims")
 def squeeze_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
     ndim = len(self._shape)
     dims = _wrap_dims_unique(dim, ndim)
@@ -456,7 +456,7 @@ def unsqueeze_geometry(shape: tuple, strides: tuple, d: int) -> tuple[tuple, tup
     return shape[:d] + (1,) + shape[d:], strides[:d] + (stride,) + strides[d:]
 
 
-@register("unsqueeze", CEA)
+@register("unsqueeze")
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     old_shape = self._shape
     n = len(old_shape)
@@ -482,7 +482,7 @@ def _become(self: Tensor, other: Tensor) -> Tensor:
     return self
 
 
-@register("t_", (CEA, "Meta"))
+@register("t_")
 def t_(self: Tensor) -> Tensor:
     ndim = len(self._shape)
     if ndim > 2:
@@ -490,27 +490,27 @@ def t_(self: Tensor) -> Tensor:
     return _become(self, t(self))
 
 
-@register("transpose_", (CEA, "Meta"))
+@register("transpose_")
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _become(self, transpose(self, dim0, dim1))
 
 
-@register("squeeze_", CEA)
+@register("squeeze_")
 def squeeze_(self: Tensor) -> Tensor:
     return _become(self, squeeze(self))
 
 
-@register("squeeze__dim", CEA)
+@register("squeeze__dim")
 def squeeze__dim(self: Tensor, dim: int) -> Tensor:
     return _become(self, squeeze_dim(self, dim))
 
 
-@register("squeeze__dims", CEA)
+@register("squeeze__dims")
 def squeeze__dims(self: Tensor, dim: Sequence[int]) -> Tensor:
     return _become(self, squeeze_dims(self, dim))
 
 
-@register("unsqueeze_", (CEA, "Meta"))
+@register("unsqueeze_")
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     return _become(self, unsqueeze(self, dim))
 
@@ -518,7 +518,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 # --- select, slice -------------------------------------------------------------------------------
 
 
-@register("select", CEA)
+@register("select")
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     old_shape = self._shape
     n = len(old_shape)
@@ -557,7 +557,7 @@ def slice_bounds(size: int, start: int | None, end: int | None) -> tuple[int, in
     return start, end
 
 
-@register("slice", CEA)
+@register("slice")
 def slice_(self: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
     old_shape = self._shape
     n = len(old_shape)
@@ -586,7 +586,7 @@ def slice_(self: Tensor, dim: int = 0, start: int | None = None, end: int | None
 # --- diagonal, as_strided -----------------------------------------------------------------------
 
 
-@register("diagonal", CEA)
+@register("diagonal")
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     ndim = len(self._shape)
     d1, d2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
@@ -630,7 +630,7 @@ def check_in_storage(self: Tensor, size: Sequence[int], stride: Sequence[int], o
         )
 
 
-@register("as_strided", ("CPU", "Meta"))
+@register("as_strided")
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self.storage_offset() if storage_offset is None else storage_offset
     check_in_storage(self, size, stride, offset)
@@ -642,7 +642,7 @@ def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage
 # --- unbind, split, split_with_sizes ---------------------------------------------------------------
 
 
-@register("unbind", CEA)
+@register("unbind")
 def unbind(self: Tensor, dim: int = 0) -> list[Tensor]:
     if not self._shape:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -675,7 +675,7 @@ def _dim_size(self: Tensor, dim: int, op: str) -> tuple[int, int]:
     return d, self._shape[d]
 
 
-@register("split", CEA)
+@register("split")
 def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     d, size = _dim_size(self, dim, "split")
     if split_size < 0:
@@ -687,7 +687,7 @@ def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     return _slices(self, d, [split_size] * (count - 1) + [last])
 
 
-@register("split_with_sizes", CEA)
+@register("split_with_sizes")
 def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
     d, size = _dim_size(self, dim, "split_with_sizes")
     if any(s < 0 for s in split_sizes):
@@ -701,13 +701,13 @@ def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> 
     return _slices(self, d, split_sizes)
 
 
-@register("unsafe_split", (CEA, "Meta"))
+@register("unsafe_split")
 def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
     """split whose pieces autograd does not track as views: same memory, no base."""
     return [_untracked(p) for p in split(self, split_size, dim)]
 
 
-@register("unsafe_split_with_sizes", (CEA, "Meta"))
+@register("unsafe_split_with_sizes")
 def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
     return [_untracked(p) for p in split_with_sizes(self, split_sizes, dim)]
 
@@ -722,7 +722,7 @@ def _untracked(piece: Tensor) -> Tensor:
 # --- unfold ----------------------------------------------------------------------------------------
 
 
-@register("unfold", ("CPU", "Meta"))
+@register("unfold")
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     """Windows of `size` along `dimension`, `step` apart: that dim counts windows, a new last
     dim walks within one."""

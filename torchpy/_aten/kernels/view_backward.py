@@ -52,12 +52,9 @@ def _out(functional: Callable) -> Callable:
     return out_kernel
 
 
-_KEYS = ("CompositeExplicitAutograd", "Meta")
 for _fn in (select_backward, slice_backward, diagonal_backward):
-    register(_fn.__name__, _KEYS, _fn)
-    if _fn is select_backward:  # structured in PyTorch: its functional kernel sits at NonFunctional
-        register(_fn.__name__, "CompositeExplicitAutogradNonFunctional", _fn)
-    register(_fn.__name__ + "_out", _KEYS, _out(_fn))
+    register(_fn.__name__, _fn)
+    register(_fn.__name__ + "_out", _out(_fn))
 
 
 # --- unfold_backward / masked_scatter_backward -------------------------------------------------
@@ -90,6 +87,6 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
     return from_array(result.reshape(shape), grad_output._dtype)
 
 
-register("unfold_backward", ("CPU", "Meta"), unfold_backward)
-register("unfold_backward_out", ("CompositeExplicitAutograd", "Meta"), _out(unfold_backward))
-register("masked_scatter_backward", _KEYS, masked_scatter_backward)
+register("unfold_backward", unfold_backward)
+register("unfold_backward_out", _out(unfold_backward))
+register("masked_scatter_backward", masked_scatter_backward)

@@ -8,14 +8,6 @@ import numpy as np
 
 import torchpy
 
-from . import FORMULAS, Derivative
-
-
-def not_differentiable(op: str) -> None:
-    """Register `op` as one autograd records nothing for: its outputs do not require grad
-    (an in-place one keeps self's history as it was)."""
-    FORMULAS[op] = Derivative(op, "", (), (), None)
-
 
 def wrap_dim(dim: int, ndim: int) -> int:
     """A possibly negative dim as an index; a 0-dim tensor accepts dims 0 and -1."""

@@ -11,37 +11,32 @@ import numpy as np
 
 import torchpy
 
-from . import derivative
+from . import formula
 from ._common import new_zeros, scale, scatter_back, zeros, zeros_like
 
 aten = torchpy.ops.aten
 
 
-@derivative("aten::index.Tensor", "IndexBackward0", inputs=("self",), save=("self.shape", "indices"))
+@formula(inputs=("self",), save=("self.shape", "indices"))
 def index_backward(grad, self_shape, indices):
     return aten.index_put.default(new_zeros(grad, self_shape, with_options=True), indices, grad, True)
 
 
-def _index_put_backward(grad, indices, values_shape, accumulate, needs):
+# index_put_ (x[i] = v) uses index_put's formula, _index_put_impl_ _index_put_impl's.
+@formula(inputs=("self", "values"), save=("indices", "values.shape", "accumulate"))
+def index_put_backward(grad, indices, values_shape, accumulate, needs):
     grad_self = None
     if needs[0]:
         grad_self = grad if accumulate else aten.index_put.default(grad, indices, zeros(values_shape, grad), False)
     return grad_self, (aten.index.Tensor(grad, indices) if needs[1] else None)
 
 
-# index_put_ (x[i] = v) uses index_put's formula, _index_put_impl_ _index_put_impl's.
-derivative("aten::index_put", "IndexPutBackward0", inputs=("self", "values"),
-           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
-derivative("aten::_index_put_impl", "IndexPutImplBackward0", inputs=("self", "values"),
-           save=("indices", "values.shape", "accumulate"))(_index_put_backward)
-
-
-@derivative("aten::gather", "GatherBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+@formula(inputs=("self",), save=("self.shape", "dim", "index"))
 def gather_backward(grad, self_shape, dim, index):
     return new_zeros(grad, self_shape).scatter_add(dim, index, grad)
 
 
-@derivative("aten::index_select", "IndexSelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+@formula(inputs=("self",), save=("self.shape", "dim", "index"))
 def index_select_backward(grad, self_shape, dim, index):
     if len(self_shape) == 0:
         return grad.reshape(())
@@ -49,8 +44,8 @@ def index_select_backward(grad, self_shape, dim, index):
     return new_zeros(grad, self_shape, with_options=True).index_add(dim, index, grad)
 
 
-@derivative("aten::index_add", "IndexAddBackward0", inputs=("self", "source"),
-            save=("dim", "index", "source.shape", "alpha"))
+@formula(inputs=("self", "source"),
+         save=("dim", "index", "source.shape", "alpha"))
 def index_add_backward(grad, dim, index, source_shape, alpha):
     if len(source_shape) == 0:
         grad_source = grad.reshape(-1).index_select(0, index.reshape(-1)).reshape(())
@@ -59,7 +54,7 @@ def index_add_backward(grad, dim, index, source_shape, alpha):
     return grad, grad_source if alpha == 1 else scale(grad_source, alpha)
 
 
-@derivative("aten::masked_select", "MaskedSelectBackward0", inputs=("self",), save=("self", "mask"))
+@formula(inputs=("self",), save=("self", "mask"))
 def masked_select_backward(grad, self, mask):
     # The selection runs over self and mask broadcast together; un-broadcasting is central.
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
@@ -70,23 +65,23 @@ def masked_select_backward(grad, self, mask):
 # --- scatter ---------------------------------------------------------------------------------
 
 
-@derivative("aten::scatter.src", "ScatterBackward0", inputs=("self", "src"), save=("dim", "index"))
+@formula(inputs=("self", "src"), save=("dim", "index"))
 def scatter_backward(grad, dim, index):
     return grad.scatter(dim, index, 0.0), grad.gather(dim, index)
 
 
-@derivative("aten::scatter.value", "ScatterBackward1", inputs=("self",), save=("dim", "index"))
+@formula(inputs=("self",), save=("dim", "index"))
 def scatter_value_backward(grad, dim, index):
     return grad.scatter(dim, index, 0.0)
 
 
-@derivative("aten::scatter_add", "ScatterAddBackward0", inputs=("self", "src"), save=("dim", "index"))
+@formula(inputs=("self", "src"), save=("dim", "index"))
 def scatter_add_backward(grad, dim, index):
     return grad, grad.gather(dim, index)
 
 
-@derivative("aten::scatter_reduce.two", "ScatterReduceBackward0", inputs=("self", "src"),
-            save=("self", "dim", "index", "src", "reduce", "include_self", "result"))
+@formula(inputs=("self", "src"),
+         save=("self", "dim", "index", "src", "reduce", "include_self", "result"))
 def scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result):
     rule = _SCATTER_REDUCE_RULES.get(reduce)
     if rule is None:
@@ -148,8 +143,8 @@ _SCATTER_REDUCE_RULES = {
 # and node name, as in torch.
 
 
-@derivative("aten::masked_scatter", "MaskedScatterBackward0", inputs=("self", "source"),
-            save=("mask", "source.shape"))
+@formula(inputs=("self", "source"),
+         save=("mask", "source.shape"))
 def masked_scatter_backward(grad, mask, source_shape, needs):
     grad_self = grad.masked_fill(mask, 0) if needs[0] else None
     grad_source = None
@@ -158,19 +153,19 @@ def masked_scatter_backward(grad, mask, source_shape, needs):
     return grad_self, grad_source
 
 
-@derivative("aten::masked_scatter_backward", "MaskedScatterBackwardBackward0", inputs=("grad_output",),
-            save=("grad_output.shape", "mask"))
+@formula(inputs=("grad_output",),
+         save=("grad_output.shape", "mask"))
 def masked_scatter_backward_backward(grad, grad_output_shape, mask):
     return zeros(grad_output_shape, grad).masked_scatter(mask, grad)
 
 
-@derivative("aten::index_fill.int_Scalar", "IndexFillBackward0", inputs=("self",), save=("dim", "index"))
+@formula(inputs=("self",), save=("dim", "index"))
 def index_fill_scalar_backward(grad, dim, index):
     return grad.index_fill(dim, index, 0)
 
 
-@derivative("aten::index_fill.int_Tensor", "IndexFillBackward1", inputs=("self", "value"),
-            save=("dim", "index"))
+@formula(inputs=("self", "value"),
+         save=("dim", "index"))
 def index_fill_tensor_backward(grad, dim, index, needs):
     grad_self = grad.index_fill(dim, index, 0) if needs[0] else None
     grad_value = None
@@ -181,8 +176,8 @@ def index_fill_tensor_backward(grad, dim, index, needs):
     return grad_self, grad_value
 
 
-@derivative("aten::index_copy", "IndexCopyBackward0", inputs=("self", "source"),
-            save=("dim", "index", "source.shape"))
+@formula(inputs=("self", "source"),
+         save=("dim", "index", "source.shape"))
 def index_copy_backward(grad, dim, index, source_shape, needs):
     grad_self = grad.index_fill(dim, index, 0) if needs[0] else None
     grad_source = None
@@ -194,13 +189,13 @@ def index_copy_backward(grad, dim, index, source_shape, needs):
     return grad_self, grad_source
 
 
-@derivative("aten::take", "TakeBackward0", inputs=("self",), save=("self", "index"))
+@formula(inputs=("self",), save=("self", "index"))
 def take_backward(grad, self, index):
     return zeros_like(self).put(index, grad, True)
 
 
-@derivative("aten::put", "PutBackward0", inputs=("self", "source"),
-            save=("index", "source.shape", "accumulate"))
+@formula(inputs=("self", "source"),
+         save=("index", "source.shape", "accumulate"))
 def put_backward(grad, index, source_shape, accumulate, needs):
     grad_self = None
     if needs[0]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from torchpy._aten.fastcall import aten, call
 
-from . import derivative
+from . import formula
 from ._common import scale
 
 
@@ -50,14 +50,14 @@ def _mm_mat2_grad(grad, mat1, mat2_shape, mat2_stride, alpha=1):
 _MM_SAVE = ("self", "mat2", "self.shape", "self.stride", "mat2.shape", "mat2.stride")
 
 
-@derivative("aten::mm", "MmBackward0", inputs=("self", "mat2"), save=_MM_SAVE)
+@formula(inputs=("self", "mat2"), save=_MM_SAVE)
 def mm_backward(grad, self, mat2, self_shape, self_stride, mat2_shape, mat2_stride, needs):
     grad_mat2 = _mm_mat2_grad(grad, self, mat2_shape, mat2_stride) if needs[1] else None
     grad_self = _mm_mat1_grad(grad, mat2, self_shape, self_stride) if needs[0] else None
     return grad_self, grad_mat2
 
 
-@derivative("aten::bmm", "BmmBackward0", inputs=("self", "mat2"), save=("self", "mat2"))
+@formula(inputs=("self", "mat2"), save=("self", "mat2"))
 def bmm_backward(grad, self, mat2, needs):
     grad_mat2 = self.transpose(1, 2).bmm(grad) if needs[1] else None
     grad_self = grad.bmm(mat2.transpose(1, 2)) if needs[0] else None
@@ -69,25 +69,25 @@ def _outer(grad, vec):
     return grad.view([grad.shape[0], 1]) * vec
 
 
-@derivative("aten::mv", "MvBackward0", inputs=("self", "vec"), save=("self", "vec"))
+@formula(inputs=("self", "vec"), save=("self", "vec"))
 def mv_backward(grad, self, vec, needs):
     grad_self = _outer(grad, vec) if needs[0] else None
     return grad_self, (self.t().mv(grad) if needs[1] else None)
 
 
-@derivative("aten::dot", "DotBackward0", inputs=("self", "tensor"), save=("self", "tensor"))
+@formula(inputs=("self", "tensor"), save=("self", "tensor"))
 def dot_backward(grad, self, tensor, needs):
     return (grad * tensor if needs[0] else None), (grad * self if needs[1] else None)
 
 
 # vdot conjugates self; for real tensors it is dot.
-@derivative("aten::vdot", "VdotBackward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def vdot_backward(grad, self, other):
     return grad * other, grad * self
 
 
-@derivative("aten::addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
-            save=("mat1", "mat2", "beta", "alpha", "mat1.shape", "mat1.stride", "mat2.shape", "mat2.stride"))
+@formula(inputs=("self", "mat1", "mat2"),
+         save=("mat1", "mat2", "beta", "alpha", "mat1.shape", "mat1.stride", "mat2.shape", "mat2.stride"))
 def addmm_backward(grad, mat1, mat2, beta, alpha, mat1_shape, mat1_stride, mat2_shape, mat2_stride, needs):
     grad_mat1 = _mm_mat1_grad(grad, mat2, mat1_shape, mat1_stride, alpha) if needs[1] else None
     grad_mat2 = _mm_mat2_grad(grad, mat1, mat2_shape, mat2_stride, alpha) if needs[2] else None
@@ -95,8 +95,8 @@ def addmm_backward(grad, mat1, mat2, beta, alpha, mat1_shape, mat1_stride, mat2_
     return grad_self, grad_mat1, grad_mat2
 
 
-@derivative("aten::baddbmm", "BaddbmmBackward0", inputs=("self", "batch1", "batch2"),
-            save=("batch1", "batch2", "beta", "alpha"))
+@formula(inputs=("self", "batch1", "batch2"),
+         save=("batch1", "batch2", "beta", "alpha"))
 def baddbmm_backward(grad, batch1, batch2, beta, alpha, needs):
     grad_batch1 = _times(grad.bmm(batch2.transpose(1, 2)), alpha) if needs[1] else None
     grad_batch2 = _times(batch1.transpose(1, 2).bmm(grad), alpha) if needs[2] else None
@@ -104,7 +104,7 @@ def baddbmm_backward(grad, batch1, batch2, beta, alpha, needs):
     return grad_self, grad_batch1, grad_batch2
 
 
-@derivative("aten::addmv", "AddmvBackward0", inputs=("self", "mat", "vec"), save=("mat", "vec", "beta", "alpha"))
+@formula(inputs=("self", "mat", "vec"), save=("mat", "vec", "beta", "alpha"))
 def addmv_backward(grad, mat, vec, beta, alpha, needs):
     grad_mat = _times(_outer(grad, vec), alpha) if needs[1] else None
     grad_self = _times(grad, beta) if needs[0] else None

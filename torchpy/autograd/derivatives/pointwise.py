@@ -12,15 +12,17 @@ import math
 import torchpy
 from torchpy._aten.fastcall import aten as fast_aten, call
 
-from . import derivative
-from ._common import not_differentiable, scalar_zero, scale, shift, zeros_like, zeros_like_options, zeros_of
+from . import formula
+from ._common import scalar_zero, scale, shift, zeros_like, zeros_like_options, zeros_of
 
 _LN2 = math.log(2.0)
 _LN10 = 2.3025850929940455  # the double torch multiplies by (math.log(10.0) is one ulp above)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
-def _zeros(grad):
+# Piecewise-constant functions (sign, floor, round, ...): zero gradient (torch records a node all the same).
+@formula(inputs=("self",))
+def zeros_backward(grad):
     return zeros_like(grad)
 
 
@@ -37,51 +39,51 @@ def _times_alpha(grad, alpha):
     return grad if alpha == 1 else scale(grad, alpha)
 
 
-@derivative("aten::add.Tensor", "AddBackward0", inputs=("self", "other"), save=("alpha",))
+@formula(inputs=("self", "other"), save=("alpha",))
 def add_backward(grad, alpha, needs):
     grad_other = _times_alpha(grad, alpha) if needs[1] else None
     return grad, grad_other
 
 
-@derivative("aten::add.Scalar", "AddBackward1", inputs=("self",))
+@formula(inputs=("self",))
 def add_scalar_backward(grad):
     return grad
 
 
-@derivative("aten::sub.Tensor", "SubBackward0", inputs=("self", "other"), save=("alpha",))
+@formula(inputs=("self", "other"), save=("alpha",))
 def sub_backward(grad, alpha, needs):
     grad_other = _times_alpha(-grad, alpha) if needs[1] else None
     return grad, grad_other
 
 
-@derivative("aten::sub.Scalar", "SubBackward1", inputs=("self",))
+@formula(inputs=("self",))
 def sub_scalar_backward(grad):
     return grad
 
 
 # rsub(self, other, alpha) = other - alpha * self
-@derivative("aten::rsub.Tensor", "RsubBackward0", inputs=("self", "other"), save=("alpha",))
+@formula(inputs=("self", "other"), save=("alpha",))
 def rsub_backward(grad, alpha, needs):
     return (_times_alpha(-grad, alpha) if needs[0] else None), grad
 
 
-@derivative("aten::rsub.Scalar", "RsubBackward1", inputs=("self",), save=("alpha",))
+@formula(inputs=("self",), save=("alpha",))
 def rsub_scalar_backward(grad, alpha):
     return _times_alpha(-grad, alpha)
 
 
-@derivative("aten::mul.Tensor", "MulBackward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def mul_backward(grad, self, other, needs):
     grad_other = grad * self if needs[1] else None
     return (grad * other if needs[0] else None), grad_other
 
 
-@derivative("aten::mul.Scalar", "MulBackward1", inputs=("self",), save=("other",))
+@formula(inputs=("self",), save=("other",))
 def mul_scalar_backward(grad, other):
     return scale(grad, other)
 
 
-@derivative("aten::div.Tensor", "DivBackward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def div_backward(grad, self, other, needs):
     grad_other = None
     if needs[1]:
@@ -90,21 +92,21 @@ def div_backward(grad, self, other, needs):
     return (grad / other if needs[0] else None), grad_other
 
 
-@derivative("aten::div.Scalar", "DivBackward1", inputs=("self",), save=("other",))
+@formula(inputs=("self",), save=("other",))
 def div_scalar_backward(grad, other):
     return aten.div.Scalar(grad, other)
 
 
-@derivative("aten::threshold_backward", "ThresholdBackwardBackward0", inputs=("grad_output", "self"),
-            save=("self", "threshold"))
+@formula(inputs=("grad_output", "self"),
+         save=("self", "threshold"))
 def threshold_backward_backward(grad, self, threshold, needs):
     grad_grad_output = aten.threshold_backward.default(grad, self, threshold) if needs[0] else None
     return grad_grad_output, (zeros_like(grad) if needs[1] else None)
 
 
 # With a rounding mode the result is piecewise constant: zero gradient.
-@derivative("aten::div.Tensor_mode", "DivBackward2", inputs=("self", "other"),
-            save=("self", "other", "rounding_mode"))
+@formula(inputs=("self", "other"),
+         save=("self", "other", "rounding_mode"))
 def div_mode_backward(grad, self, other, rounding_mode, needs):
     if rounding_mode is not None:
         grad_other = zeros_like_options(grad) if needs[1] else None
@@ -112,7 +114,7 @@ def div_mode_backward(grad, self, other, rounding_mode, needs):
     return div_backward(grad, self, other, needs)
 
 
-@derivative("aten::div.Scalar_mode", "DivBackward3", inputs=("self",), save=("other", "rounding_mode"))
+@formula(inputs=("self",), save=("other", "rounding_mode"))
 def div_scalar_mode_backward(grad, other, rounding_mode):
     return zeros_like_options(grad) if rounding_mode is not None else aten.div.Scalar(grad, other)
 
@@ -122,24 +124,24 @@ def _minus_grad_times(grad, factor):
 
 
 # remainder(a, b) = a - b * floor(a / b); fmod uses trunc instead of floor.
-@derivative("aten::remainder.Tensor", "RemainderBackward1", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def remainder_backward(grad, self, other, needs):
     grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="floor")) if needs[1] else None
     return grad, grad_other
 
 
-@derivative("aten::remainder.Scalar", "RemainderBackward0", inputs=("self",))
+@formula(inputs=("self",))
 def remainder_scalar_backward(grad):
     return grad
 
 
-@derivative("aten::fmod.Tensor", "FmodBackward1", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def fmod_backward(grad, self, other, needs):
     grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="trunc")) if needs[1] else None
     return grad, grad_other
 
 
-@derivative("aten::fmod.Scalar", "FmodBackward0", inputs=("self",))
+@formula(inputs=("self",))
 def fmod_scalar_backward(grad):
     return grad
 
@@ -147,7 +149,7 @@ def fmod_scalar_backward(grad):
 # --- pow -------------------------------------------------------------------------------------
 
 
-@derivative("aten::pow.Tensor_Scalar", "PowBackward0", inputs=("self",), save=("self", "exponent"))
+@formula(inputs=("self",), save=("self", "exponent"))
 def pow_scalar_exponent_backward(grad, self, exponent):
     if exponent == 0:
         return zeros_like(self, memory_format=torchpy.contiguous_format)
@@ -155,13 +157,8 @@ def pow_scalar_exponent_backward(grad, self, exponent):
     return grad * scale(self.pow(exponent - 1), exponent)
 
 
-# pow_.Scalar is pow.Tensor_Scalar's in-place form (not pow.Scalar's): registered by name.
-derivative("aten::pow_.Scalar", "PowBackward0", inputs=("self",), save=("self", "exponent"))(
-    pow_scalar_exponent_backward)
-
-
-@derivative("aten::pow.Tensor_Tensor", "PowBackward1", inputs=("self", "exponent"),
-            save=("self", "exponent", "result"))
+@formula(inputs=("self", "exponent"),
+         save=("self", "exponent", "result"))
 def pow_backward(grad, self, exponent, result, needs):
     grad_exponent = _pow_exponent_grad(grad, self, exponent, result) if needs[1] else None
     grad_self = None
@@ -174,10 +171,6 @@ def pow_backward(grad, self, exponent, result, needs):
     return grad_self, grad_exponent
 
 
-derivative("aten::pow_.Tensor", "PowBackward1", inputs=("self", "exponent"),
-           save=("self", "exponent", "result"))(pow_backward)
-
-
 def _pow_exponent_grad(grad, base, exponent, result):
     """d/dexponent of base^exponent = result * log(base), taken as 0 where base == 0, exponent >= 0."""
     non_negative = exponent >= 0
@@ -187,7 +180,7 @@ def _pow_exponent_grad(grad, base, exponent, result):
     return grad * torchpy.where(at_zero, scalar_zero(product), product)
 
 
-@derivative("aten::pow.Scalar", "PowBackward2", inputs=("exponent",), save=("self", "exponent", "result"))
+@formula(inputs=("exponent",), save=("self", "exponent", "result"))
 def pow_scalar_base_backward(grad, self, exponent, result):
     if self == 0:
         product = scale(result, -math.inf)
@@ -200,77 +193,77 @@ def pow_scalar_base_backward(grad, self, exponent, result):
 # --- unary -----------------------------------------------------------------------------------
 
 
-@derivative("aten::abs", "AbsBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def abs_backward(grad, self):
     return grad * self.sgn()
 
 
-@derivative("aten::neg", "NegBackward0", inputs=("self",))
+@formula(inputs=("self",))
 def neg_backward(grad):
     return -grad
 
 
-@derivative("aten::exp", "ExpBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def exp_backward(grad, result):
     return grad * result
 
 
-@derivative("aten::exp2", "Exp2Backward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def exp2_backward(grad, result):
     return scale(grad * result, _LN2)
 
 
-@derivative("aten::expm1", "Expm1Backward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def expm1_backward(grad, result):
     return grad * shift(result, 1)
 
 
-@derivative("aten::log", "LogBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def log_backward(grad, self):
     return grad / self
 
 
-@derivative("aten::log2", "Log2Backward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def log2_backward(grad, self):
     return grad / scale(self, _LN2)
 
 
-@derivative("aten::log10", "Log10Backward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def log10_backward(grad, self):
     return grad / scale(self, _LN10)
 
 
-@derivative("aten::log1p", "Log1PBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def log1p_backward(grad, self):
     return grad / shift(self, 1)
 
 
-@derivative("aten::sqrt", "SqrtBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def sqrt_backward(grad, result):
     return grad / scale(result, 2)
 
 
-@derivative("aten::rsqrt", "RsqrtBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def rsqrt_backward(grad, result):
     return grad * scale(result.pow(3), -0.5)
 
 
-@derivative("aten::reciprocal", "ReciprocalBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def reciprocal_backward(grad, result):
     return grad * -(result * result)
 
 
-@derivative("aten::sin", "SinBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def sin_backward(grad, self):
     return grad * self.cos()
 
 
-@derivative("aten::cos", "CosBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def cos_backward(grad, self):
     return grad * -self.sin()
 
 
-@derivative("aten::tan", "TanBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def tan_backward(grad, result):
     return grad * shift(result.pow(2), 1)
 
@@ -279,38 +272,38 @@ def _one_minus_square_rsqrt(self):
     return shift(-self * self, 1).rsqrt()
 
 
-@derivative("aten::asin", "AsinBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def asin_backward(grad, self):
     return grad * _one_minus_square_rsqrt(self)
 
 
-@derivative("aten::acos", "AcosBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def acos_backward(grad, self):
     return grad * -_one_minus_square_rsqrt(self)
 
 
-@derivative("aten::atan", "AtanBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def atan_backward(grad, self):
     return grad / shift(self * self, 1)
 
 
-@derivative("aten::sinh", "SinhBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def sinh_backward(grad, self):
     return grad * self.cosh()
 
 
-@derivative("aten::cosh", "CoshBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def cosh_backward(grad, self):
     return grad * self.sinh()
 
 
-@derivative("aten::tanh", "TanhBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def tanh_backward(grad, result):
     return aten.tanh_backward.default(grad, result)
 
 
-@derivative("aten::tanh_backward", "TanhBackwardBackward0", inputs=("grad_output", "output"),
-            save=("grad_output", "output"))
+@formula(inputs=("grad_output", "output"),
+         save=("grad_output", "output"))
 def tanh_backward_backward(grad, grad_output, output, needs):
     # tanh_backward(g, y) = g * (1 - y^2)
     grad_output_grad = aten.tanh_backward.default(grad, output) if needs[0] else None
@@ -318,13 +311,13 @@ def tanh_backward_backward(grad, grad_output, output, needs):
     return grad_output_grad, output_grad
 
 
-@derivative("aten::sigmoid", "SigmoidBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def sigmoid_backward(grad, result):
     return aten.sigmoid_backward.default(grad, result)
 
 
-@derivative("aten::sigmoid_backward", "SigmoidBackwardBackward0", inputs=("grad_output", "output"),
-            save=("grad_output", "output"))
+@formula(inputs=("grad_output", "output"),
+         save=("grad_output", "output"))
 def sigmoid_backward_backward(grad, grad_output, output, needs):
     # sigmoid_backward(g, y) = g * y * (1 - y)
     grad_output_grad = aten.sigmoid_backward.default(grad, output) if needs[0] else None
@@ -335,7 +328,7 @@ def sigmoid_backward_backward(grad, grad_output, output, needs):
     return grad_output_grad, output_grad
 
 
-@derivative("aten::relu", "ReluBackward0", inputs=("self",), save=("result",))
+@formula(inputs=("self",), save=("result",))
 def relu_backward(grad, result):
     return call(_THRESHOLD_BACKWARD, grad._keyset | result._keyset, grad, result, 0)
 
@@ -347,39 +340,22 @@ def _gaussian(self):
     return (-self.pow(2)).exp()
 
 
-@derivative("aten::erf", "ErfBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def erf_backward(grad, self):
     return scale(_gaussian(self), _TWO_OVER_SQRT_PI) * grad
 
 
-@derivative("aten::erfc", "ErfcBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def erfc_backward(grad, self):
     return scale(_gaussian(self), -_TWO_OVER_SQRT_PI) * grad
 
 
-# Piecewise-constant functions: zero gradient (torch records a node all the same).
-def _register_zero_gradient(op: str, node_name: str) -> None:
-    derivative(op, node_name, inputs=("self",))(_zeros)
-
-
-for _op, _name in (
-    ("aten::sign", "SignBackward0"),
-    ("aten::sgn", "SgnBackward0"),  # zero for real inputs (complex ones need conj: not yet)
-    ("aten::floor", "FloorBackward0"),
-    ("aten::ceil", "CeilBackward0"),
-    ("aten::trunc", "TruncBackward0"),
-    ("aten::round", "RoundBackward0"),
-    ("aten::round.decimals", "RoundBackward1"),
-):
-    _register_zero_gradient(_op, _name)
-
-
-@derivative("aten::frac", "FracBackward0", inputs=("self",))
+@formula(inputs=("self",))
 def frac_backward(grad):
     return grad
 
 
-@derivative("aten::nan_to_num", "NanToNumBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def nan_to_num_backward(grad, self):
     return grad * self.isfinite()
 
@@ -393,7 +369,7 @@ def _where_else_zero(condition_of, grad):
     return torchpy.where(condition_of(), grad, zero)
 
 
-@derivative("aten::clamp", "ClampBackward1", inputs=("self",), save=("self", "min", "max"))
+@formula(inputs=("self",), save=("self", "min", "max"))
 def clamp_backward(grad, self, min, max):
     if min is None and max is None:
         return grad
@@ -404,7 +380,7 @@ def clamp_backward(grad, self, min, max):
     return _where_else_zero(lambda: aten.ge.Scalar(self, min).logical_and_(aten.le.Scalar(self, max)), grad)
 
 
-@derivative("aten::clamp.Tensor", "ClampBackward0", inputs=("self", "min", "max"), save=("self", "min", "max"))
+@formula(inputs=("self", "min", "max"), save=("self", "min", "max"))
 def clamp_tensor_backward(grad, self, min, max, needs):
     grad_min = grad_max = None
     if needs[1] or needs[2]:
@@ -432,24 +408,24 @@ def clamp_tensor_backward(grad, self, min, max, needs):
     return grad_self, grad_min, grad_max
 
 
-@derivative("aten::clamp_min", "ClampMinBackward0", inputs=("self",), save=("self", "min"))
+@formula(inputs=("self",), save=("self", "min"))
 def clamp_min_backward(grad, self, min):
     return _where_else_zero(lambda: aten.ge.Scalar(self, min), grad)
 
 
-@derivative("aten::clamp_min.Tensor", "ClampMinBackward1", inputs=("self", "min"), save=("self", "min"))
+@formula(inputs=("self", "min"), save=("self", "min"))
 def clamp_min_tensor_backward(grad, self, min, needs):
     grad_min = _where_else_zero(lambda: self < min, grad) if needs[1] else None
     grad_self = _where_else_zero(lambda: self >= min, grad) if needs[0] else None
     return grad_self, grad_min
 
 
-@derivative("aten::clamp_max", "ClampMaxBackward0", inputs=("self",), save=("self", "max"))
+@formula(inputs=("self",), save=("self", "max"))
 def clamp_max_backward(grad, self, max):
     return _where_else_zero(lambda: aten.le.Scalar(self, max), grad)
 
 
-@derivative("aten::clamp_max.Tensor", "ClampMaxBackward1", inputs=("self", "max"), save=("self", "max"))
+@formula(inputs=("self", "max"), save=("self", "max"))
 def clamp_max_tensor_backward(grad, self, max, needs):
     grad_max = _where_else_zero(lambda: self > max, grad) if needs[1] else None
     grad_self = _where_else_zero(lambda: self <= max, grad) if needs[0] else None
@@ -466,21 +442,21 @@ def _ties(grad, self, other, masked_where: str):
     return shared.masked_fill_(getattr(torchpy, masked_where)(self, other), 0)
 
 
-@derivative("aten::maximum", "MaximumBackward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def maximum_backward(grad, self, other, needs):
     grad_other = _ties(grad, self, other, "gt") if needs[1] else None
     grad_self = _ties(grad, self, other, "lt") if needs[0] else None
     return grad_self, grad_other
 
 
-@derivative("aten::minimum", "MinimumBackward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def minimum_backward(grad, self, other, needs):
     grad_other = _ties(grad, self, other, "lt") if needs[1] else None
     grad_self = _ties(grad, self, other, "gt") if needs[0] else None
     return grad_self, grad_other
 
 
-@derivative("aten::atan2", "Atan2Backward0", inputs=("self", "other"), save=("self", "other"))
+@formula(inputs=("self", "other"), save=("self", "other"))
 def atan2_backward(grad, self, other, needs):
     other_squared = other * other
     denominator = (self * self) + other_squared
@@ -491,22 +467,22 @@ def atan2_backward(grad, self, other, needs):
     return grad_self, grad_other
 
 
-@derivative("aten::hypot", "HypotBackward0", inputs=("self", "other"), save=("self", "other", "result"))
+@formula(inputs=("self", "other"), save=("self", "other", "result"))
 def hypot_backward(grad, self, other, result, needs):
     grad_other = grad * other / result if needs[1] else None
     grad_self = grad * self / result if needs[0] else None
     return grad_self, grad_other
 
 
-@derivative("aten::lerp.Scalar", "LerpBackward0", inputs=("self", "end"), save=("weight",))
+@formula(inputs=("self", "end"), save=("weight",))
 def lerp_scalar_backward(grad, weight, needs):
     grad_end = scale(grad, weight) if needs[1] else None
     grad_self = scale(grad, 1 - weight) if needs[0] else None
     return grad_self, grad_end
 
 
-@derivative("aten::lerp.Tensor", "LerpBackward1", inputs=("self", "end", "weight"),
-            save=("self", "end", "weight"))
+@formula(inputs=("self", "end", "weight"),
+         save=("self", "end", "weight"))
 def lerp_backward(grad, self, end, weight, needs):
     grad_end = grad * weight if needs[1] else None
     grad_self = None
@@ -520,7 +496,7 @@ def lerp_backward(grad, self, end, weight, needs):
 # --- selection -------------------------------------------------------------------------------
 
 
-@derivative("aten::where.self", "WhereBackward0", inputs=("self", "other"), save=("condition",))
+@formula(inputs=("self", "other"), save=("condition",))
 def where_backward(grad, condition, needs):
     grad_other = torchpy.where(condition, scalar_zero(grad, 0), grad) if needs[1] else None
     grad_self = _where_else_zero_int(condition, grad) if needs[0] else None
@@ -532,12 +508,12 @@ def _where_else_zero_int(condition, grad):
     return torchpy.where(condition, grad, zero)
 
 
-@derivative("aten::masked_fill.Scalar", "MaskedFillBackward0", inputs=("self",), save=("mask",))
+@formula(inputs=("self",), save=("mask",))
 def masked_fill_backward(grad, mask):
     return grad.masked_fill(mask, 0)
 
 
-@derivative("aten::masked_fill.Tensor", "MaskedFillBackward1", inputs=("self", "value"), save=("mask",))
+@formula(inputs=("self", "value"), save=("mask",))
 def masked_fill_tensor_backward(grad, mask, needs):
     grad_self = grad.masked_fill(mask, 0) if needs[0] else None
     grad_value = _where_else_zero_int(mask, grad).sum() if needs[1] else None
@@ -550,17 +526,12 @@ def masked_fill_tensor_backward(grad, mask, needs):
 # keeps self's old history (torch's behavior).
 
 
-def _zero_for_both(grad, other_shape):
+@formula(inputs=("self",))
+def compare_scalar_inplace_backward(grad):
+    return zeros_of(grad.shape, grad)
+
+
+@formula(inputs=("self", "other"), save=("other.shape",))
+def compare_tensor_inplace_backward(grad, other_shape):
     grad_other = zeros_of(other_shape, grad)  # in other's shape: nothing to un-broadcast
     return zeros_of(grad.shape, grad), grad_other
-
-
-for _compare in ("eq", "ne", "lt", "le", "gt", "ge"):
-    _title = _compare.capitalize()
-    derivative(f"aten::{_compare}_.Scalar", f"{_title}Backward0", inputs=("self",))(
-        lambda grad: zeros_of(grad.shape, grad))
-    derivative(f"aten::{_compare}_.Tensor", f"{_title}Backward1", inputs=("self", "other"),
-               save=("other.shape",))(_zero_for_both)
-
-for _logical in ("logical_and_", "logical_or_", "logical_xor_", "logical_not_"):
-    not_differentiable(f"aten::{_logical}")

@@ -10,28 +10,28 @@ from __future__ import annotations
 
 import torchpy
 
-from . import derivative
+from . import formula
 from ._common import zeros
 
 _aten = torchpy.ops.aten
 
 
-@derivative("aten::_adaptive_avg_pool2d", "AdaptiveAvgPool2DBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def adaptive_avg_pool2d_backward(grad, self):
     return _aten._adaptive_avg_pool2d_backward.default(grad, self)
 
 
-@derivative("aten::_adaptive_avg_pool3d", "AdaptiveAvgPool3DBackward0", inputs=("self",), save=("self",))
+@formula(inputs=("self",), save=("self",))
 def adaptive_avg_pool3d_backward(grad, self):
     return _aten._adaptive_avg_pool3d_backward.default(grad, self)
 
 
-@derivative("aten::adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", inputs=("self",), save=("self", "result1"))
+@formula(inputs=("self",), save=("self", "result1"))
 def adaptive_max_pool2d_backward(grads, self, result1):
     return _aten.adaptive_max_pool2d_backward.default(grads[0], self, result1)
 
 
-@derivative("aten::adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", inputs=("self",), save=("self", "result1"))
+@formula(inputs=("self",), save=("self", "result1"))
 def adaptive_max_pool3d_backward(grads, self, result1):
     return _aten.adaptive_max_pool3d_backward.default(grads[0], self, result1)
 
@@ -45,14 +45,12 @@ def _avg_double_backward(forward, spatial: int, grad, grad_output_shape, self, n
     return grad_grad_output, grad_self
 
 
-@derivative("aten::_adaptive_avg_pool2d_backward", "AdaptiveAvgPool2DBackwardBackward0",
-            inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
+@formula(inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
 def adaptive_avg_pool2d_double_backward(grad, grad_output_shape, self, needs):
     return _avg_double_backward(_aten._adaptive_avg_pool2d.default, 2, grad, grad_output_shape, self, needs)
 
 
-@derivative("aten::_adaptive_avg_pool3d_backward", "AdaptiveAvgPool3DBackwardBackward0",
-            inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
+@formula(inputs=("grad_output", "self"), save=("grad_output.shape", "self"))
 def adaptive_avg_pool3d_double_backward(grad, grad_output_shape, self, needs):
     return _avg_double_backward(_aten._adaptive_avg_pool3d.default, 3, grad, grad_output_shape, self, needs)
 
@@ -73,13 +71,11 @@ def _max_double_backward(spatial: int, grad, self, indices, needs):
     return grad_grad_output, grad_self
 
 
-@derivative("aten::adaptive_max_pool2d_backward", "AdaptiveMaxPool2DBackwardBackward0",
-            inputs=("grad_output", "self"), save=("self", "indices"))
+@formula(inputs=("grad_output", "self"), save=("self", "indices"))
 def adaptive_max_pool2d_double_backward(grad, self, indices, needs):
     return _max_double_backward(2, grad, self, indices, needs)
 
 
-@derivative("aten::adaptive_max_pool3d_backward", "AdaptiveMaxPool3DBackwardBackward0",
-            inputs=("grad_output", "self"), save=("self", "indices"))
+@formula(inputs=("grad_output", "self"), save=("self", "indices"))
 def adaptive_max_pool3d_double_backward(grad, self, indices, needs):
     return _max_double_backward(3, grad, self, indices, needs)

@@ -13,29 +13,29 @@ import numpy as np
 import torchpy
 from torchpy._aten.fastcall import aten as fast_aten, call
 
-from . import derivative
+from . import formula
 from ._common import reduced_count, reduced_dims, restore_reduced, scale, wrap_dim, zeros
 
 # --- sum / mean ------------------------------------------------------------------------------
 
 
-@derivative("aten::sum", "SumBackward0", inputs=("self",), save=("self.shape",))
+@formula(inputs=("self",), save=("self.shape",))
 def sum_backward(grad, self_shape):
     return call(_EXPAND, grad._keyset, grad, list(self_shape))
 
 
-@derivative("aten::sum.dim_IntList", "SumBackward1", inputs=("self",), save=("self.shape", "dim", "keepdim"))
+@formula(inputs=("self",), save=("self.shape", "dim", "keepdim"))
 def sum_dim_backward(grad, self_shape, dim, keepdim):
     return restore_reduced(grad, dim, keepdim, len(self_shape)).expand(self_shape)
 
 
-@derivative("aten::nansum", "NansumBackward0", inputs=("self",), save=("self", "dim", "keepdim"))
+@formula(inputs=("self",), save=("self", "dim", "keepdim"))
 def nansum_backward(grad, self, dim, keepdim):
     counted = self.isnan().logical_not()
     return restore_reduced(grad, dim, keepdim, self.dim()).expand(self.shape) * counted
 
 
-@derivative("aten::mean", "MeanBackward0", inputs=("self",), save=("self.shape",))
+@formula(inputs=("self",), save=("self.shape",))
 def mean_backward(grad, self_shape):
     # grad / n with n a number: PyTorch's formula calls div.Scalar
     expanded = call(_EXPAND, grad._keyset, grad, list(self_shape))
@@ -45,7 +45,7 @@ def mean_backward(grad, self_shape):
 _EXPAND, _DIV_SCALAR = fast_aten("expand"), fast_aten("div.Scalar")
 
 
-@derivative("aten::mean.dim", "MeanBackward1", inputs=("self",), save=("self.shape", "dim", "keepdim"))
+@formula(inputs=("self",), save=("self.shape", "dim", "keepdim"))
 def mean_dim_backward(grad, self_shape, dim, keepdim):
     spread = restore_reduced(grad, dim, keepdim, len(self_shape)).expand(self_shape)
     return torchpy.ops.aten.div.Scalar(spread, reduced_count(self_shape, dim))
@@ -70,14 +70,14 @@ def _product_of_others(grad, t, dim: int):
 
 
 # PyTorch takes this zero-safe path whenever a dispatch mode or subclass may be watching.
-@derivative("aten::prod", "ProdBackward0", inputs=("self",), save=("self", "result"))
+@formula(inputs=("self",), save=("self", "result"))
 def prod_backward(grad, self, result):
     if self.dim() == 0:
         return grad
     return _product_of_others(grad, self.contiguous().view(-1), 0).view(list(self.shape))
 
 
-@derivative("aten::prod.dim_int", "ProdBackward1", inputs=("self",), save=("self", "dim", "keepdim", "result"))
+@formula(inputs=("self",), save=("self", "dim", "keepdim", "result"))
 def prod_dim_backward(grad, self, dim, keepdim, result):
     if self.dim() == 0:
         return grad
@@ -108,12 +108,12 @@ def _spread_over_ties(grad, self, value, dims, keepdim):
     return grad / count * mask
 
 
-@derivative("aten::amax", "AmaxBackward0", inputs=("self",), save=("self", "dim", "keepdim", "result"))
+@formula(inputs=("self",), save=("self", "dim", "keepdim", "result"))
 def amax_backward(grad, self, dim, keepdim, result):
     return _spread_over_ties(grad, self, result, dim, keepdim)
 
 
-@derivative("aten::amin", "AminBackward0", inputs=("self",), save=("self", "dim", "keepdim", "result"))
+@formula(inputs=("self",), save=("self", "dim", "keepdim", "result"))
 def amin_backward(grad, self, dim, keepdim, result):
     return _spread_over_ties(grad, self, result, dim, keepdim)
 
@@ -125,12 +125,12 @@ def _spread_over_all_ties(grad, self, value):
     return mask * (grad / mask.sum())
 
 
-@derivative("aten::max", "MaxBackward1", inputs=("self",), save=("self", "result"))
+@formula(inputs=("self",), save=("self", "result"))
 def max_backward(grad, self, result):
     return _spread_over_all_ties(grad, self, result)
 
 
-@derivative("aten::min", "MinBackward1", inputs=("self",), save=("self", "result"))
+@formula(inputs=("self",), save=("self", "result"))
 def min_backward(grad, self, result):
     return _spread_over_all_ties(grad, self, result)
 
@@ -142,18 +142,18 @@ def _select_back(grad, indices, shape, dim, keepdim):
     return torchpy.ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
 
 
-@derivative("aten::max.dim", "MaxBackward0", inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))
+@formula(inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))
 def max_dim_backward(grads, self_shape, dim, keepdim, result1):
     return _select_back(grads[0], result1, self_shape, dim, keepdim)
 
 
-@derivative("aten::min.dim", "MinBackward0", inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))
+@formula(inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))
 def min_dim_backward(grads, self_shape, dim, keepdim, result1):
     return _select_back(grads[0], result1, self_shape, dim, keepdim)
 
 
-@derivative("aten::aminmax", "AminmaxBackward0", inputs=("self",),
-            save=("self", "dim", "keepdim", "result0", "result1"))
+@formula(inputs=("self",),
+         save=("self", "dim", "keepdim", "result0", "result1"))
 def aminmax_backward(grads, self, dim, keepdim, result0, result1):
     grad_min, grad_max = grads
     dims = list(range(self.dim())) if dim is None else [dim]
@@ -192,26 +192,26 @@ def _mean_grad(grad, self, dim, keepdim):
     return torchpy.ops.aten.div.Scalar(spread, reduced_count(self.shape, dim))
 
 
-@derivative("aten::var.correction", "VarBackward0", inputs=("self",), save=("self", "dim", "correction", "keepdim"))
+@formula(inputs=("self",), save=("self", "dim", "correction", "keepdim"))
 def var_backward(grad, self, dim, correction, keepdim):
     return _var_grad(grad, self, dim, correction, keepdim)
 
 
-@derivative("aten::std.correction", "StdBackward0", inputs=("self",),
-            save=("self", "dim", "correction", "keepdim", "result"))
+@formula(inputs=("self",),
+         save=("self", "dim", "correction", "keepdim", "result"))
 def std_backward(grad, self, dim, correction, keepdim, result):
     return _std_grad(grad, self, dim, correction, keepdim, result)
 
 
-@derivative("aten::var_mean.correction", "VarMeanBackward0", inputs=("self",),
-            save=("self", "dim", "correction", "keepdim"))
+@formula(inputs=("self",),
+         save=("self", "dim", "correction", "keepdim"))
 def var_mean_backward(grads, self, dim, correction, keepdim):
     grad_var, grad_mean = grads
     return _var_grad(grad_var, self, dim, correction, keepdim) + _mean_grad(grad_mean, self, dim, keepdim)
 
 
-@derivative("aten::std_mean.correction", "StdMeanBackward0", inputs=("self",),
-            save=("self", "dim", "correction", "keepdim", "result0"))
+@formula(inputs=("self",),
+         save=("self", "dim", "correction", "keepdim", "result0"))
 def std_mean_backward(grads, self, dim, correction, keepdim, result0):
     grad_std, grad_mean = grads
     return (_std_grad(grad_std, self, dim, correction, keepdim, result0)
@@ -221,7 +221,7 @@ def std_mean_backward(grads, self, dim, correction, keepdim, result0):
 # --- logsumexp, softmax ----------------------------------------------------------------------
 
 
-@derivative("aten::logsumexp", "LogsumexpBackward0", inputs=("self",), save=("self", "dim", "keepdim", "result"))
+@formula(inputs=("self",), save=("self", "dim", "keepdim", "result"))
 def logsumexp_backward(grad, self, dim, keepdim, result):
     ndim = self.dim()
     grad = restore_reduced(grad, dim, keepdim, ndim)
@@ -229,20 +229,20 @@ def logsumexp_backward(grad, self, dim, keepdim, result):
     return grad * (self - result).exp()
 
 
-@derivative("aten::_softmax", "SoftmaxBackward0", inputs=("self",), save=("dim", "result", "self.dtype"))
+@formula(inputs=("self",), save=("dim", "result", "self.dtype"))
 def softmax_backward(grad, dim, result, self_dtype):
     return torchpy.ops.aten._softmax_backward_data.default(grad, result, dim, self_dtype)
 
 
-@derivative("aten::_log_softmax", "LogSoftmaxBackward0", inputs=("self",), save=("dim", "result", "self.dtype"))
+@formula(inputs=("self",), save=("dim", "result", "self.dtype"))
 def log_softmax_backward(grad, dim, result, self_dtype):
     return torchpy.ops.aten._log_softmax_backward_data.default(grad, result, dim, self_dtype)
 
 
 # Double backward. With f = y * (g - sum(g y)) (softmax) and f = g - exp(y) sum(g) (log_softmax),
 # an upstream G gives d/dg and d/dy below (sums along dim, kept).
-@derivative("aten::_softmax_backward_data", "SoftmaxBackwardDataBackward0", inputs=("grad_output", "output"),
-            save=("grad_output", "output", "dim", "input_dtype"))
+@formula(inputs=("grad_output", "output"),
+         save=("grad_output", "output", "dim", "input_dtype"))
 def softmax_backward_data_backward(grad, grad_output, output, dim, input_dtype, needs):
     grad_grad_output = (torchpy.ops.aten._softmax_backward_data.default(grad, output, dim, input_dtype)
                         if needs[0] else None)
@@ -255,8 +255,7 @@ def softmax_backward_data_backward(grad, grad_output, output, dim, input_dtype, 
     return grad_grad_output, grad_output_
 
 
-@derivative("aten::_log_softmax_backward_data", "LogSoftmaxBackwardDataBackward0",
-            inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))
+@formula(inputs=("grad_output", "output"), save=("grad_output", "output", "dim"))
 def log_softmax_backward_data_backward(grad, grad_output, output, dim, needs):
     grad_grad_output = grad - (grad * output.exp()).sum(dim, keepdim=True) if needs[0] else None
     grad_output_ = None
@@ -274,7 +273,7 @@ def _reverse_cumsum(t, dim: int):
     return t.flip([dim]).cumsum(dim).flip([dim])
 
 
-@derivative("aten::cumsum", "CumsumBackward0", inputs=("self",), save=("dim", "self.dtype"))
+@formula(inputs=("self",), save=("dim", "self.dtype"))
 def cumsum_backward(grad, dim, self_dtype):
     grad = grad.to(self_dtype)  # back to the input's dtype before the scan (cumsum(dtype=...))
     if grad.dim() == 0:
@@ -282,7 +281,7 @@ def cumsum_backward(grad, dim, self_dtype):
     return _reverse_cumsum(grad, dim)
 
 
-@derivative("aten::cumprod", "CumprodBackward0", inputs=("self",), save=("self", "dim", "result"))
+@formula(inputs=("self",), save=("self", "dim", "result"))
 def cumprod_backward(grad, self, dim, result):
     if self.dim() == 0 or self.numel() == 0:
         return grad
@@ -353,30 +352,30 @@ def _dims_list(dim):
     return [dim] if isinstance(dim, int) else list(dim)
 
 
-@derivative("aten::linalg_vector_norm", "LinalgVectorNormBackward0", inputs=("self",),
-            save=("self", "ord", "dim", "keepdim", "result"))
+@formula(inputs=("self",),
+         save=("self", "ord", "dim", "keepdim", "result"))
 def linalg_vector_norm_backward(grad, self, ord, dim, keepdim, result):
     return _norm_grad(grad, self, ord, dim, keepdim, result)
 
 
-@derivative("aten::norm.Scalar", "NormBackward0", inputs=("self",), save=("self", "p", "result"))
+@formula(inputs=("self",), save=("self", "p", "result"))
 def norm_backward(grad, self, p, result):
     return _norm_grad(grad, self, p, None, False, result)
 
 
-@derivative("aten::norm.ScalarOpt_dim", "NormBackward1", inputs=("self",),
-            save=("self", "p", "dim", "keepdim", "result"))
+@formula(inputs=("self",),
+         save=("self", "p", "dim", "keepdim", "result"))
 def norm_dim_backward(grad, self, p, dim, keepdim, result):
     return _norm_grad(grad, self, p, dim, keepdim, result)
 
 
-@derivative("aten::norm.ScalarOpt_dtype", "NormBackward2", inputs=("self",), save=("self", "p", "result"))
+@formula(inputs=("self",), save=("self", "p", "result"))
 def norm_dtype_backward(grad, self, p, result):
     return _norm_grad(grad, self, p, None, False, result)
 
 
-@derivative("aten::norm.ScalarOpt_dim_dtype", "NormBackward3", inputs=("self",),
-            save=("self", "p", "dim", "keepdim", "result"))
+@formula(inputs=("self",),
+         save=("self", "p", "dim", "keepdim", "result"))
 def norm_dim_dtype_backward(grad, self, p, dim, keepdim, result):
     return _norm_grad(grad, self, p, dim, keepdim, result)
 
@@ -384,16 +383,16 @@ def norm_dim_dtype_backward(grad, self, p, dim, keepdim, result):
 # --- sorting ---------------------------------------------------------------------------------
 
 
-@derivative("aten::sort", "SortBackward0", inputs=("self",), save=("self.shape", "dim", "result1"))
+@formula(inputs=("self",), save=("self.shape", "dim", "result1"))
 def sort_backward(grads, self_shape, dim, result1):
     return _select_back(grads[0], result1, self_shape, dim, True)
 
 
-@derivative("aten::sort.stable", "SortBackward1", inputs=("self",), save=("self.shape", "dim", "result1"))
+@formula(inputs=("self",), save=("self.shape", "dim", "result1"))
 def sort_stable_backward(grads, self_shape, dim, result1):
     return _select_back(grads[0], result1, self_shape, dim, True)
 
 
-@derivative("aten::topk", "TopkBackward0", inputs=("self",), save=("self.shape", "dim", "result1"))
+@formula(inputs=("self",), save=("self.shape", "dim", "result1"))
 def topk_backward(grads, self_shape, dim, result1):
     return _select_back(grads[0], result1, self_shape, dim, True)

@@ -3,8 +3,8 @@ scattered back into zeros of the input's shape for views that drop elements.
 
 Views save only the input's geometry ("self.shape"), never the input itself, so
 modifying the input in place after taking a view does not break backward.
-In-place view ops (t_, squeeze_, ...) have their own node names in torch and
-are registered by name.
+In-place view ops (t_, squeeze_, ...) have their own node names in torch, so their
+YAML entries name these formulas again with their own grad_fn.
 """
 
 from __future__ import annotations
@@ -14,24 +14,14 @@ import numpy as np
 import torchpy
 from ..._aten.fastcall import aten as _overload, call
 
-from . import derivative
+from . import formula
 from ._common import flat_positions, scatter_back, wrap_dim, zeros
-
-
-def _register(ops: tuple, inputs: tuple, save: tuple = ()):
-    """One backward function under several (op, node name) pairs."""
-    def register(fn):
-        for op, node_name in ops:
-            derivative(op, node_name, inputs=inputs, save=save)(fn)
-        return fn
-    return register
 
 
 # --- reshaping -------------------------------------------------------------------------------
 
 
-@_register((("aten::view", "ViewBackward0"), ("aten::_unsafe_view", "UnsafeViewBackward0")),
-           inputs=("self",), save=("self.shape",))
+@formula(inputs=("self",), save=("self.shape",))
 def view_backward(grad, self_shape):
     return grad.reshape(self_shape)
 
@@ -44,37 +34,33 @@ def _unsqueeze_to(grad, dims, self_shape):
     return grad
 
 
-@_register((("aten::squeeze", "SqueezeBackward0"), ("aten::squeeze_", "SqueezeBackward3")),
-           inputs=("self",), save=("self.shape",))
+@formula(inputs=("self",), save=("self.shape",))
 def squeeze_backward(grad, self_shape):
     return _unsqueeze_to(grad, range(len(self_shape)), self_shape)
 
 
-@_register((("aten::squeeze.dim", "SqueezeBackward1"), ("aten::squeeze_.dim", "SqueezeBackward4")),
-           inputs=("self",), save=("self.shape", "dim"))
+@formula(inputs=("self",), save=("self.shape", "dim"))
 def squeeze_dim_backward(grad, self_shape, dim):
     return _unsqueeze_to(grad, [dim], self_shape) if self_shape else grad
 
 
-@_register((("aten::squeeze.dims", "SqueezeBackward2"), ("aten::squeeze_.dims", "SqueezeBackward5")),
-           inputs=("self",), save=("self.shape", "dim"))
+@formula(inputs=("self",), save=("self.shape", "dim"))
 def squeeze_dims_backward(grad, self_shape, dim):
     return _unsqueeze_to(grad, dim, self_shape) if self_shape else grad
 
 
-@_register((("aten::unsqueeze", "UnsqueezeBackward0"), ("aten::unsqueeze_", "UnsqueezeBackward1")),
-           inputs=("self",), save=("dim",))
+@formula(inputs=("self",), save=("dim",))
 def unsqueeze_backward(grad, dim):
     return grad.squeeze(dim)
 
 
-@_register((("aten::alias", "AliasBackward0"), ("aten::lift_fresh", "LiftFreshBackward0")), inputs=("self",))
+@formula(inputs=("self",))
 def alias_backward(grad):
     return grad
 
 
 # The sum over broadcast dims happens centrally (node.py un-broadcasts to self's shape).
-@derivative("aten::expand", "ExpandBackward0", inputs=("self",))
+@formula(inputs=("self",))
 def expand_backward(grad):
     return grad
 
@@ -82,18 +68,17 @@ def expand_backward(grad):
 # --- reordering dims -------------------------------------------------------------------------
 
 
-@_register((("aten::t", "TBackward0"), ("aten::t_", "TBackward1")), inputs=("self",))
+@formula(inputs=("self",))
 def t_backward(grad):
     return grad.t()
 
 
-@_register((("aten::transpose.int", "TransposeBackward0"), ("aten::transpose_", "TransposeBackward1")),
-           inputs=("self",), save=("dim0", "dim1"))
+@formula(inputs=("self",), save=("dim0", "dim1"))
 def transpose_backward(grad, dim0, dim1):
     return grad.transpose(dim0, dim1)
 
 
-@derivative("aten::permute", "PermuteBackward0", inputs=("self",), save=("dims",))
+@formula(inputs=("self",), save=("dims",))
 def permute_backward(grad, dims):
     ndim = len(dims)
     inverse = [0] * ndim
@@ -109,39 +94,39 @@ _INT64_MAX = 2**63 - 1
 aten = torchpy.ops.aten
 
 
-@derivative("aten::select.int", "SelectBackward0", inputs=("self",), save=("self.shape", "dim", "index"))
+@formula(inputs=("self",), save=("self.shape", "dim", "index"))
 def select_backward(grad, self_shape, dim, index):
     return aten.select_backward.default(grad, list(self_shape), dim, index)
 
 
-@derivative("aten::slice.Tensor", "SliceBackward0", inputs=("self",),
-            save=("self.shape", "dim", "start", "end", "step"))
+@formula(inputs=("self",),
+         save=("self.shape", "dim", "start", "end", "step"))
 def slice_backward(grad, self_shape, dim, start, end, step):
     start = 0 if start is None else start
     end = _INT64_MAX if end is None else end
     return aten.slice_backward.default(grad, list(self_shape), dim, start, end, step)
 
 
-@derivative("aten::diagonal", "DiagonalBackward0", inputs=("self",),
-            save=("self.shape", "offset", "dim1", "dim2"))
+@formula(inputs=("self",),
+         save=("self.shape", "offset", "dim1", "dim2"))
 def diagonal_backward(grad, self_shape, offset, dim1, dim2):
     return aten.diagonal_backward.default(grad, list(self_shape), offset, dim1, dim2)
 
 
 # Their own gradients (double backward) read the view's elements back.
-@derivative("aten::select_backward", "SelectBackwardBackward0", inputs=("grad_output",), save=("dim", "index"))
+@formula(inputs=("grad_output",), save=("dim", "index"))
 def select_backward_backward(grad, dim, index):
     return aten.select.int(grad, dim, index)
 
 
-@derivative("aten::slice_backward", "SliceBackwardBackward0", inputs=("grad_output",),
-            save=("dim", "start", "end", "step"))
+@formula(inputs=("grad_output",),
+         save=("dim", "start", "end", "step"))
 def slice_backward_backward(grad, dim, start, end, step):
     return aten.slice.Tensor(grad, dim, start, end, step)
 
 
-@derivative("aten::diagonal_backward", "DiagonalBackwardBackward0", inputs=("grad_output",),
-            save=("offset", "dim1", "dim2"))
+@formula(inputs=("grad_output",),
+         save=("offset", "dim1", "dim2"))
 def diagonal_backward_backward(grad, offset, dim1, dim2):
     return aten.diagonal.default(grad, offset, dim1, dim2)
 
@@ -155,8 +140,8 @@ def _storage_positions(shape, stride, offset) -> np.ndarray:
     return positions
 
 
-@derivative("aten::as_strided", "AsStridedBackward0", inputs=("self",),
-            save=("self.shape", "self.stride", "self.offset", "size", "stride", "storage_offset"))
+@formula(inputs=("self",),
+         save=("self.shape", "self.stride", "self.offset", "size", "stride", "storage_offset"))
 def as_strided_backward(grad, self_shape, self_stride, self_offset, size, stride, storage_offset):
     """Add the output's gradient into a buffer over the storage, read it back at self's
     elements; an element of self that several of its own positions share gets its share."""
@@ -213,33 +198,30 @@ def _pieces(grads) -> list:
     return list(grads) if isinstance(grads, (tuple, list)) else [grads]
 
 
-@derivative("aten::unbind.int", "UnbindBackward0", inputs=("self",), save=("dim",))
+@formula(inputs=("self",), save=("dim",))
 def unbind_backward(grads, dim):
     return torchpy.stack(_pieces(grads), dim)
 
 
-@derivative("aten::split.Tensor", "SplitBackward0", inputs=("self",), save=("dim",))
+@formula(inputs=("self",), save=("dim",))
 def split_backward(grads, dim):
     pieces = _pieces(grads)
     return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
-@derivative("aten::split_with_sizes", "SplitWithSizesBackward0", inputs=("self",), save=("dim",))
+@formula(inputs=("self",), save=("dim",))
 def split_with_sizes_backward(grads, dim):
     pieces = _pieces(grads)
     return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
-derivative("aten::unsafe_split.Tensor", "UnsafeSplitBackward0", inputs=("self",), save=("dim",))(split_backward)
-derivative("aten::unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0", inputs=("self",),
-           save=("dim",))(split_with_sizes_backward)
 
 
-@derivative("aten::unfold", "UnfoldBackward0", inputs=("self",), save=("self.shape", "dimension", "size", "step"))
+@formula(inputs=("self",), save=("self.shape", "dimension", "size", "step"))
 def unfold_backward(grad, self_shape, dimension, size, step):
     return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
 
 
-@derivative("aten::unfold_backward", "UnfoldBackwardBackward0", inputs=("grad_in",), save=("dim", "size", "step"))
+@formula(inputs=("grad_in",), save=("dim", "size", "step"))
 def unfold_backward_backward(grad, dim, size, step):
     return grad.unfold(dim, size, step)
