@@ -22,6 +22,23 @@ import bench_modes  # noqa: E402
 BENCHMARKS = [bench_dispatch, bench_ops, bench_autograd, bench_pytree, bench_modes]
 
 
+def cpu_description() -> str:
+    """The CPU's model name and the SIMD flags that change NumPy's and torch's loops."""
+    model, flags = platform.processor() or "unknown", set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+    except OSError:  # not Linux: the model name from platform only
+        pass
+    simd = [flag for flag in ("avx2", "avx512f") if flag in flags]
+    return f"{model} ({', '.join(simd) or 'no avx2 / avx512f'})"
+
+
 def main() -> None:
     lines = [
         "# Benchmark results",
@@ -31,6 +48,7 @@ def main() -> None:
         "",
         f"- date: {datetime.date.today().isoformat()}",
         f"- machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        f"- cpu: {cpu_description()}",
         f"- torch {torch.__version__}, NumPy {numpy.__version__}",
         "",
     ]
