@@ -37,8 +37,7 @@ from .._tensor.torch_function import _DECLINED, dispatch_from_binding, needs_ove
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
 from .._dispatch.keys import DispatchKey
-from .._dispatch.ops import OpOverload as _OpOverload
-from .fastcall import _PLAIN_CALL, call  # _PLAIN_CALL: OpOverload.__call__ unless a trace swapped it
+from .fastcall import call
 from .kernels.elementwise import quiet
 from .python_api import PythonOp
 
@@ -152,7 +151,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
         if tensor:
             # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
             hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
-            if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+            if hit is not None:
                 return hit[0](on_tensor, hit[1], (self, other), {})
             return on_tensor(self, other)
         if on_number is not None:
@@ -244,8 +243,7 @@ def _matmul(name: str, reflected: bool) -> Callable:
             a, b = (other, self) if reflected else (self, other)
             ks = a._keyset | b._keyset
             salted = ks | _local.salt
-            if (len(a._shape) == 2 and len(b._shape) == 2 and op._call_cache.get(salted) is decomposition
-                    and _OpOverload.__call__ is _PLAIN_CALL):
+            if (len(a._shape) == 2 and len(b._shape) == 2 and op._call_cache.get(salted) is decomposition):
                 # matrix @ matrix: the step the dispatcher's matmul would take, aten.mm, called
                 # as mm's own resolution cache says (autograd's kernel for these key sets)
                 hit = mm._call_raw_cache.get(salted)

@@ -23,8 +23,7 @@ from .._tensor.torch_function import (
 )
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
-from .._dispatch.ops import OpOverload as _OpOverload
-from .fastcall import _PLAIN_CALL, aten, call
+from .fastcall import aten, call
 
 _local = _tls.local
 
@@ -103,7 +102,7 @@ def _binary(name: str, python_op: Any) -> Callable:
                 if kind is Tensor:
                     # fastcall.call's cached step, inline (autograd's kernel for these key sets)
                     hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
-                    if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+                    if hit is not None:
                         return hit[0](on_tensor, hit[1], args, {})
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 if wrap:

@@ -8,9 +8,8 @@ calls:
     call(aten("transpose.int"), x._keyset, x, 0, 1)
 
 `ks` is the OR of the tensor arguments' key sets. The dispatch is the normal one (TLS,
-modes, autograd, fallbacks all apply); only argument binding is skipped. While a
-torchpy.dispatch_trace is active (it swaps OpOverload.__call__) calls go through the op
-itself, so the trace sees them.
+modes, autograd, fallbacks all apply); only argument binding is skipped. A
+torchpy.dispatch_trace empties the caches, so the trace sees these calls too.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from .._dispatch import tls
-from .._dispatch.ops import PLAIN_CALL as _PLAIN_CALL
 from .._dispatch.ops import OpOverload, op_for
 
 _local = tls.local
@@ -35,8 +33,6 @@ def aten(name: str) -> OpOverload:
 
 def call(op: OpOverload, ks: int, *args: Any) -> Any:
     """op(*args) for normalized positional arguments whose tensors' key sets OR to `ks`."""
-    if OpOverload.__call__ is not _PLAIN_CALL:
-        return op(*args)
     salted = ks | _local.salt
     fn = op._call_cache.get(salted)
     if fn is not None:
@@ -49,8 +45,6 @@ def call(op: OpOverload, ks: int, *args: Any) -> Any:
 
 def call_kw(op: OpOverload, ks: int, args: tuple, kwargs: dict) -> Any:
     """call() for normalized arguments that include keyword-only ones."""
-    if OpOverload.__call__ is not _PLAIN_CALL:
-        return op(*args, **kwargs)
     salted = ks | _local.salt
     fn = op._call_cache.get(salted)
     if fn is not None:

@@ -25,8 +25,7 @@ from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._tensor.torch_function import dispatch_from_binding
 from .fast_methods import _moded
 from .._dispatch import tls
-from .._dispatch.ops import OpOverload
-from .fastcall import _PLAIN_CALL, aten, call, call_kw
+from .fastcall import aten, call, call_kw
 from .kernels.copy import fill_value_array
 from .kernels.view import INT64_MAX, tensor_type_name
 
@@ -223,7 +222,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not _moded():
         # x[i]: _select's checks passed; select.int as call() would make it, one frame less
         hit = _SELECT_RAW.get(self._keyset | _local.salt)
-        if hit is not None and OpOverload.__call__ is _PLAIN_CALL:
+        if hit is not None:
             return hit[0](_SELECT, hit[1], (self, 0, index), {})
         return call(_SELECT, self._keyset, self, 0, index)
     if _moded():

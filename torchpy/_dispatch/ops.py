@@ -8,7 +8,7 @@ look the key set up in the operator's resolution cache and call the kernel.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import keys as K
 from . import tls
@@ -47,6 +47,27 @@ def _tensor_arg_plan(schema: Any) -> tuple[int, tuple[tuple[int, str, bool], ...
     if n_fast == 0 or not all(arg.has_default for arg in schema.arguments[n_fast:]):
         n_fast = -1
     return n_fast, plan
+
+
+# Tracing (trace.py) is a hook on the caches' miss path. Setting it empties every resolution
+# cache, and while it is set nothing is cached, so every call and redispatch misses and
+# reaches it; a cache hit anywhere therefore means no trace is active, and the hot path
+# (ops.py's and the inline copies of its cached step above the dispatcher) tests no flag.
+_trace_hook: Callable[["OpOverload", int, tuple, dict, str], Any] | None = None
+
+
+def set_trace_hook(hook: Callable[["OpOverload", int, tuple, dict, str], Any] | None) -> None:
+    """Install `hook(op, keyset, args, kwargs, "call" | "redispatch")` (None: remove it), which
+    then resolves and runs every call itself (see `run_uncached`)."""
+    global _trace_hook
+    _trace_hook = hook
+    for entry in list(dispatcher.entries.values()):
+        entry.clear_caches()
+
+
+def run_uncached(op: "OpOverload", ks: int, args: tuple, kwargs: dict) -> Any:
+    """Resolve raw key set `ks` for `op` without caching the result, and run the kernel."""
+    return _invoke(op, op._entry.lookup(ks), args, kwargs)
 
 
 def _invoke(op: "OpOverload", hit: tuple, args: tuple, kwargs: dict) -> Any:
@@ -117,6 +138,8 @@ class OpOverload:
     def _call_miss(self, salted: int, args: tuple, kwargs: dict) -> Any:
         """Resolve a call the hot-path caches have not seen, cache it, and run it."""
         ks = tls.effective_keyset(salted)
+        if _trace_hook is not None:
+            return _trace_hook(self, ks, args, kwargs, "call")
         hit = self._cache.get(ks)
         if hit is None:
             hit = self._entry.resolve(ks)
@@ -133,7 +156,15 @@ class OpOverload:
     def _call_normalized(self, args: tuple, kwargs: dict) -> Any:
         """Dispatch arguments already bound and normalized against this op's schema."""
         ks = tls.effective_keyset(self._extract_keyset(args, kwargs) | _local.salt)
-        return self._redispatch_raw(ks, args, kwargs)
+        fn = self._plain_cache.get(ks)
+        if fn is not None:
+            return fn(*args, **kwargs)
+        hit = self._cache.get(ks)
+        if hit is None:
+            return self._resolve_and_run(ks, args, kwargs, "call")
+        if hit[1] == RAW:
+            return hit[0](self, hit[2], args, kwargs)
+        return _invoke(self, hit, args, kwargs)
 
     def _extract_keyset(self, args: tuple, kwargs: dict) -> int:
         ks = 0
@@ -157,10 +188,16 @@ class OpOverload:
             return fn(*args, **kwargs)
         hit = self._cache.get(ks)
         if hit is None:
-            hit = self._entry.resolve(ks)
+            return self._resolve_and_run(ks, args, kwargs, "redispatch")
         if hit[1] == RAW:  # feature kernels (autograd, Python key): the common non-plain case
             return hit[0](self, hit[2], args, kwargs)
         return _invoke(self, hit, args, kwargs)
+
+    def _resolve_and_run(self, ks: int, args: tuple, kwargs: dict, how: str) -> Any:
+        """The caches' miss path, and the one place a trace sees: resolve `ks`, cache, run."""
+        if _trace_hook is not None:
+            return _trace_hook(self, ks, args, kwargs, how)
+        return _invoke(self, self._entry.resolve(ks), args, kwargs)
 
     def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:
         """Call the kernel for `keyset` (typically a kernel's key set with its own key removed)."""
@@ -205,11 +242,6 @@ class OpOverload:
 
     def __hash__(self) -> int:
         return hash(self.name())
-
-
-# OpOverload.__call__ as defined here: code that inlines its cached step checks that no trace
-# (trace.py) has swapped it
-PLAIN_CALL = OpOverload.__call__
 
 
 class OpOverloadPacket:
