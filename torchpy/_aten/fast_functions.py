@@ -17,16 +17,10 @@ from typing import Any, Callable
 from .._tensor.device import CPU
 from .._tensor.dtype import dtype as _dtype
 from .._tensor.tensor import Size, Tensor
-from .._tensor.torch_function import dispatch_from_binding, needs_override
-from .._tensor.torch_function import state as _function_state
+from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
 from .fastcall import aten, call, call_kw
 
 _SIZE_TYPES = (tuple, list, Size)
-
-
-def _moded() -> bool:
-    """Whether a TorchFunctionMode must see this call."""
-    return bool(_function_state.modes) and _function_state.enabled
 
 
 def _size(args: tuple) -> list[int] | None:
@@ -47,7 +41,7 @@ def _size_factory(op_name: str, generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not _moded() and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
+        if not function_mode_active() and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
             size = _size(args)
             if size is not None:
                 options = {"dtype": kwargs["dtype"]} if kwargs else {}
@@ -67,7 +61,7 @@ def _arange(generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and 0 < len(args) <= 3 and not _moded() and all(type(a) is int for a in args):
+        if not kwargs and 0 < len(args) <= 3 and not function_mode_active() and all(type(a) is int for a in args):
             op = overloads[len(args) - 1]
             if len(args) == 3 and args[2] == 1:  # arange.start_step, its step equal to the default dropped
                 args = args[:2]
@@ -85,7 +79,7 @@ def _two_tensor_function(op_name: str, generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 2 and not _moded():
+        if not kwargs and len(args) == 2 and not function_mode_active():
             a, b = args
             if type(a) is Tensor and type(b) is Tensor:
                 return call(op, a._keyset | b._keyset, a, b)
@@ -102,7 +96,7 @@ def _two_tensor_method(op_name: str, generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and not _moded():
+        if not kwargs and len(args) == 1 and not function_mode_active():
             other = args[0]
             if type(self) is Tensor and type(other) is Tensor:
                 return call(op, self._keyset | other._keyset, self, other)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._tensor.enums import contiguous_format
+from .._tensor.torch_function import function_mode_active
 from .._tensor.tensor import Size, Tensor
-from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call, call_kw
 
 _GENERATED: dict[str, Callable] = {}  # the generated methods these stand in front of
@@ -32,17 +32,12 @@ def _ints(values: tuple) -> list[int] | None:
     return list(values)
 
 
-def _moded() -> bool:
-    """Whether a TorchFunctionMode must see this call."""
-    return bool(_function_state.modes) and _function_state.enabled
-
-
 def _int_list_method(name: str, op_name: str) -> Callable:
     """x.view(2, 3) / x.view((2, 3)) / x.permute(1, 0) / x.expand(3, -1)."""
     op = aten(op_name)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and not _moded():
+        if not kwargs and not function_mode_active():
             values = _ints(args)
             if values is not None:
                 return call(op, self._keyset, self, values)
@@ -58,7 +53,7 @@ def _int_args_method(name: str, op_name: str, required: int, defaults: tuple = (
     most = required + len(defaults)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and required <= len(args) <= most and not _moded():
+        if not kwargs and required <= len(args) <= most and not function_mode_active():
             for a in args:
                 if type(a) is not int:
                     break
@@ -76,7 +71,7 @@ def _tensor_arg_method(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not _moded():
+        if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not function_mode_active():
             other = args[0]
             return call(op, self._keyset | other._keyset, self, other)
         return _GENERATED[name](self, *args, **kwargs)
@@ -89,7 +84,7 @@ def _no_args_method(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and not _moded():
+        if not args and not kwargs and not function_mode_active():
             return call(op, self._keyset, self)
         return _GENERATED[name](self, *args, **kwargs)
 
@@ -105,7 +100,7 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
     reduce_all, reduce_dim = aten(all_op), aten(dim_op)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if _moded():
+        if function_mode_active():
             return _GENERATED[name](self, *args, **kwargs)
         if not kwargs:
             if not args:
@@ -132,7 +127,7 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
 
 
 def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not _moded():
+    if not kwargs and not function_mode_active():
         if not args:
             return call(aten("squeeze"), self._keyset, self)
         if len(args) == 1 and type(args[0]) is int:
@@ -141,7 +136,7 @@ def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 
 def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not _moded() and len(args) <= 2 and all(type(a) is int for a in args):
+    if not kwargs and not function_mode_active() and len(args) <= 2 and all(type(a) is int for a in args):
         if args and args[-1] == -1:  # end_dim=-1 is the default: dropped, as the binder does
             args = args[:-1]
         if args == (0,):
@@ -151,7 +146,7 @@ def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not args and not kwargs and not _moded():
+    if not args and not kwargs and not function_mode_active():
         data = self._data  # NumPy's C-contiguity, like PyTorch's, ignores size-1 dims
         if data.flags.c_contiguous if data is not None else self.is_contiguous():
             return self  # as PyTorch's Tensor::contiguous, without dispatching
@@ -160,14 +155,14 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 
 def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and isinstance(args[0], Tensor) and not _moded():
+    if not kwargs and len(args) == 1 and isinstance(args[0], Tensor) and not function_mode_active():
         src = args[0]
         return call(aten("copy_"), self._keyset | src._keyset, self, src)
     return _GENERATED["copy_"](self, *args, **kwargs)
 
 
 def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and not _moded():
+    if not kwargs and len(args) == 1 and not function_mode_active():
         value = args[0]
         if type(value) in (int, float, bool, complex):
             return call(aten("fill_.Scalar"), self._keyset, self, value)
@@ -176,7 +171,7 @@ def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.unflatten(1, (2, 3))."""
-    if not kwargs and len(args) == 2 and type(args[0]) is int and not _moded():
+    if not kwargs and len(args) == 2 and type(args[0]) is int and not function_mode_active():
         sizes = _ints((args[1],))
         if sizes is not None:
             return call(aten("unflatten.int"), self._keyset, self, args[0], sizes)
@@ -185,7 +180,7 @@ def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.as_strided((2, 2), (1, 2)) / x.as_strided(size, stride, offset)."""
-    if not kwargs and 2 <= len(args) <= 3 and not _moded():
+    if not kwargs and 2 <= len(args) <= 3 and not function_mode_active():
         size, stride = _ints((args[0],)), _ints((args[1],))
         if size is not None and stride is not None:
             if len(args) == 2 or args[2] is None:
@@ -201,7 +196,7 @@ def _with_default_dim(name: str, op_name: str) -> Callable:
     leading = 0 if name == "unbind" else 1
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and leading <= len(args) <= leading + 1 and not _moded():
+        if not kwargs and leading <= len(args) <= leading + 1 and not function_mode_active():
             for a in args:
                 if type(a) is not int:
                     break
@@ -263,7 +258,7 @@ def _joining_function(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if len(args) + len(kwargs) <= 2 and not _moded():
+        if len(args) + len(kwargs) <= 2 and not function_mode_active():
             tensors = args[0] if args else kwargs.get("tensors")
             dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
             if (len(kwargs) == 0 or set(kwargs) <= {"dim", "tensors"}) and type(tensors) in (list, tuple) \

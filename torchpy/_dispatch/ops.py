@@ -97,6 +97,17 @@ class OpOverload:
         self._call_raw_cache = entry.call_raw_cache
         self._plain_cache = entry.plain_cache
         self._cache = entry.cache
+        # Frameless probes of those caches (bound dict.get) for the few hot sites above the
+        # dispatcher where call()'s frame would cost as much as the rest of their work (binary
+        # dunders, x[i], autograd's pass-through). None means "take the full path" (call() /
+        # _redispatch_raw): not resolved yet, another calling convention, or a trace active (it
+        # keeps the caches empty), so a caller is right whatever the dispatcher is doing.
+        #   probe_call("tensor keys | salt") -> the PLAIN kernel call() would run
+        #   probe_call_raw("tensor keys | salt") -> (RAW kernel, key set to hand it) call() would run
+        #   probe_redispatch(key set) -> the PLAIN kernel _redispatch_raw would run
+        self.probe_call = entry.call_cache.get
+        self.probe_call_raw = entry.call_raw_cache.get
+        self.probe_redispatch = entry.plain_cache.get
         self._schema = entry.schema
         self._binder = Binder(entry.schema)
         self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
@@ -205,10 +216,15 @@ class OpOverload:
 
     def decompose(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CompositeImplicitAutograd kernel, or return NotImplemented if there is none."""
-        kernel = self._entry._active(DispatchKey.CompositeImplicitAutograd)
-        if kernel is None:
+        fn = self.decomposition()
+        if fn is None:
             return NotImplemented
-        return kernel.fn(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    def decomposition(self) -> Callable | None:
+        """The active CompositeImplicitAutograd kernel's function, or None."""
+        kernel = self._entry._active(DispatchKey.CompositeImplicitAutograd)
+        return None if kernel is None else kernel.fn
 
     # --- identity and description ----------------------------------------------------
 
@@ -242,6 +258,33 @@ class OpOverload:
 
     def __hash__(self) -> int:
         return hash(self.name())
+
+
+def call(op: OpOverload, ks: int, /, *args: Any) -> Any:
+    """op(*args) for arguments already in normalized positional form whose tensors' key sets
+    OR to `ks`: the one way code above the dispatcher calls an op once it has bound the
+    arguments itself (bindings, dunders, kernels built from other ops). The dispatch is the
+    full one (TLS, modes, autograd, fallbacks, a trace); only argument binding is skipped."""
+    salted = ks | _local.salt
+    fn = op._call_cache.get(salted)
+    if fn is not None:
+        return fn(*args)
+    hit = op._call_raw_cache.get(salted)
+    if hit is not None:
+        return hit[0](op, hit[1], args, {})
+    return op._call_miss(salted, args, {})
+
+
+def call_kw(op: OpOverload, ks: int, args: tuple, kwargs: dict) -> Any:
+    """call() for normalized arguments that include keyword-only ones."""
+    salted = ks | _local.salt
+    fn = op._call_cache.get(salted)
+    if fn is not None:
+        return fn(*args, **kwargs)
+    hit = op._call_raw_cache.get(salted)
+    if hit is not None:
+        return hit[0](op, hit[1], args, kwargs)
+    return op._call_miss(salted, args, kwargs)
 
 
 class OpOverloadPacket:
