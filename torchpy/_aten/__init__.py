@@ -12,14 +12,18 @@ from .._tensor.tensor import Tensor
 from . import dunders, kernels  # noqa: F401  (kernels: registers them)
 from .build import FUNCTIONS, METHODS, build_python_api, register_native_functions
 from .python_api import make_function, make_method
+from .positional import make_positional_method, probe_tensor
 
 converters.install()
 register_native_functions()
 build_python_api()
 
+_probe = probe_tensor()
 for _name, _python_op in METHODS.items():
     if not hasattr(Tensor, _name):  # hand-written members (shape, size, ...) win
-        setattr(Tensor, _name, make_method(_python_op))
+        # with positional fast paths from the schema where plain-int calls have them
+        setattr(Tensor, _name, make_positional_method(_python_op, _probe) or make_method(_python_op))
+del _probe
 dunders.install(METHODS)
 
 from . import fast_methods, indexing, tensor_methods  # noqa: E402  (x[i], x[i] = v; to(), float(), T, ...)

@@ -46,26 +46,6 @@ def _int_list_method(name: str, op_name: str) -> Callable:
     return method
 
 
-def _int_args_method(name: str, op_name: str, required: int, defaults: tuple = ()) -> Callable:
-    """x.transpose(0, 1) / x.unsqueeze(0) / x.diagonal(0, 1, 2): `required` plain ints, then up to
-    len(defaults) optional ones; trailing ones equal to their default are dropped, as the binder does."""
-    op = aten(op_name)
-    most = required + len(defaults)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and required <= len(args) <= most and not function_mode_active():
-            for a in args:
-                if type(a) is not int:
-                    break
-            else:
-                while len(args) > required and args[-1] == defaults[len(args) - 1 - required]:
-                    args = args[:-1]
-                return call(op, self._keyset, self, *args)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
 def _tensor_arg_method(name: str, op_name: str) -> Callable:
     """x.expand_as(y) / x.view_as(y) / x.type_as(y)."""
     op = aten(op_name)
@@ -74,18 +54,6 @@ def _tensor_arg_method(name: str, op_name: str) -> Callable:
         if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not function_mode_active():
             other = args[0]
             return call(op, self._keyset | other._keyset, self, other)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-def _no_args_method(name: str, op_name: str) -> Callable:
-    """x.t() / x.detach() / x.zero_() / x.clone()."""
-    op = aten(op_name)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and not function_mode_active():
-            return call(op, self._keyset, self)
         return _GENERATED[name](self, *args, **kwargs)
 
     return method
@@ -124,25 +92,6 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
         return call(reduce_dim, self._keyset, self, [dim])
 
     return method
-
-
-def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not function_mode_active():
-        if not args:
-            return call(aten("squeeze"), self._keyset, self)
-        if len(args) == 1 and type(args[0]) is int:
-            return call(aten("squeeze.dim"), self._keyset, self, args[0])
-    return _GENERATED["squeeze"](self, *args, **kwargs)
-
-
-def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not function_mode_active() and len(args) <= 2 and all(type(a) is int for a in args):
-        if args and args[-1] == -1:  # end_dim=-1 is the default: dropped, as the binder does
-            args = args[:-1]
-        if args == (0,):
-            args = ()
-        return call(aten("flatten.using_ints"), self._keyset, self, *args)
-    return _GENERATED["flatten"](self, *args, **kwargs)
 
 
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
@@ -190,25 +139,6 @@ def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["as_strided"](self, *args, **kwargs)
 
 
-def _with_default_dim(name: str, op_name: str) -> Callable:
-    """x.unbind(), x.split(2), x.chunk(3, 1): an int (for split/chunk) then an optional int dim."""
-    op = aten(op_name)
-    leading = 0 if name == "unbind" else 1
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and leading <= len(args) <= leading + 1 and not function_mode_active():
-            for a in args:
-                if type(a) is not int:
-                    break
-            else:
-                if len(args) == leading + 1 and args[-1] == 0:
-                    args = args[:-1]  # dim=0 is the default: dropped, as the binder does
-                return tuple(call(op, self._keyset, self, *args))  # PyTorch's bindings give tuples
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
 def install() -> None:
     """Put these in front of the generated methods of the same names."""
     fast = {
@@ -216,35 +146,17 @@ def install() -> None:
         "reshape": _int_list_method("reshape", "reshape"),
         "permute": _int_list_method("permute", "permute"),
         "expand": _int_list_method("expand", "expand"),
-        "transpose": _int_args_method("transpose", "transpose.int", 2),
-        "swapaxes": _int_args_method("swapaxes", "swapaxes", 2),
-        "swapdims": _int_args_method("swapdims", "swapdims", 2),
-        "movedim": _int_args_method("movedim", "movedim.int", 2),
-        "moveaxis": _int_args_method("moveaxis", "moveaxis.int", 2),
-        "select": _int_args_method("select", "select.int", 2),
-        "narrow": _int_args_method("narrow", "narrow", 3),
-        "unsqueeze": _int_args_method("unsqueeze", "unsqueeze", 1),
-        "diagonal": _int_args_method("diagonal", "diagonal", 0, (0, 0, 1)),
         "expand_as": _tensor_arg_method("expand_as", "expand_as"),
         "view_as": _tensor_arg_method("view_as", "view_as"),
         "reshape_as": _tensor_arg_method("reshape_as", "reshape_as"),
         "type_as": _tensor_arg_method("type_as", "type_as"),
-        "t": _no_args_method("t", "t"),
-        "detach": _no_args_method("detach", "detach"),
-        "clone": _no_args_method("clone", "clone"),
-        "zero_": _no_args_method("zero_", "zero_"),
         "sum": _reduction_method("sum", "sum", "sum.dim_IntList"),
         "mean": _reduction_method("mean", "mean", "mean.dim"),
-        "squeeze": squeeze,
         "unflatten": unflatten,
         "as_strided": as_strided,
-        "flatten": flatten,
         "contiguous": contiguous,
         "copy_": copy_,
         "fill_": fill_,
-        "unbind": _with_default_dim("unbind", "unbind.int"),
-        "split": _with_default_dim("split", "split.Tensor"),
-        "chunk": _with_default_dim("chunk", "chunk"),
     }
     for name, method in fast.items():
         _GENERATED[name] = getattr(Tensor, name)

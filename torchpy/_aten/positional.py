@@ -1,0 +1,101 @@
+"""Positional fast paths generated from the schema, for Tensor methods called with plain ints.
+
+x.transpose(0, 1), x.diagonal(), x.flatten(1), x.split(2), x.t(): for each number of plain
+int arguments, the overload PyTorch's parser picks (worked out once, at install, by the
+parser's own `PythonOp.choose`) is called straight through the dispatcher's call entry with
+the arguments the binder would give it: trailing ones equal to the schema's default dropped.
+Every default comes from the schema; nothing is restated here. Any other call (keywords,
+other types, a subclass, a TorchFunctionMode) takes the generated binding's path.
+
+The method is generated as Python source, one branch per arity with the default checks
+unrolled, so it costs no more than a hand-written one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._dispatch.ops import OpOverload, call
+from .._tensor.tensor import Tensor, from_array
+from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
+from .._tensor import dtype as _dt
+from .python_api import PythonOp, _tuple_of
+
+_INT_TYPES = ("int", "SymInt")
+_REQUIRED = object()  # a parameter without a default: never dropped
+
+
+def _plan(python_op: PythonOp, n: int, probe: Tensor) -> tuple[OpOverload, tuple, bool] | None:
+    """(op, default per argument or _REQUIRED, returns a list) for a call with n plain ints
+    after self, or None when such a call needs more than binding by position."""
+    args = (probe,) + (0,) * n
+    choice = python_op.choose(args, {})
+    if not isinstance(choice, tuple):
+        return None
+    candidate, call_args, call_kwargs = choice[:3]
+    if call_args is not args or call_kwargs or choice[3] or candidate.return_type not in (None, _tuple_of):
+        return None  # a Python convenience reshaped the call (varargs, ...), or named returns
+    parameters = candidate.op._schema.arguments
+    given, rest = parameters[1:1 + n], parameters[1 + n:]
+    if len(given) < n or any(p.kwarg_only or str(p.type) not in _INT_TYPES for p in given):
+        return None
+    if any(not p.has_default for p in rest):
+        return None
+    defaults = tuple(p.default_value if p.has_default else _REQUIRED for p in given)
+    return candidate.op, defaults, candidate.return_type is _tuple_of
+
+
+def _branch(n: int, index: int, defaults: tuple, as_tuple: bool) -> list[str]:
+    """Source lines for arity n: the type test, then one return per number of trailing defaults dropped."""
+    names = [f"a{j}" for j in range(n)]
+    lines = [f"        if n == {n}:"]
+    indent = "            "
+    if n:
+        lines.append(f"            {', '.join(names)}, = args")
+        lines.append("            if " + " and ".join(f"type({a}) is int" for a in names) + ":")
+        indent = "                "
+    for kept in range(n, -1, -1):
+        expr = f"call(op{index}, self._keyset, {', '.join(['self'] + names[:kept])})"
+        if as_tuple:
+            expr = f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
+        if kept == 0 or defaults[kept - 1] is _REQUIRED:
+            lines.append(f"{indent}return {expr}")
+            break
+        lines.append(f"{indent}if {names[kept - 1]} != {defaults[kept - 1]!r}:")
+        lines.append(f"{indent}    return {expr}")
+    return lines
+
+
+def make_positional_method(python_op: PythonOp, probe: Tensor) -> Callable | None:
+    """The method for `python_op` with int fast paths from its schema, or None if no arity has one."""
+    most = max(c.max_positional for c in python_op.candidates)
+    plans = {n: plan for n in range(most) if (plan := _plan(python_op, n, probe)) is not None}
+    if not plans:
+        return None
+    name = python_op.name
+    lines = ["def method(self, *args, **kwargs):",
+             "    if not kwargs and type(self) is Tensor and not function_mode_active():",
+             "        n = len(args)"]
+    namespace: dict[str, Any] = {"Tensor": Tensor, "call": call, "function_mode_active": function_mode_active,
+                                 "needs_override": needs_override, "dispatch_from_binding": dispatch_from_binding,
+                                 "python_op": python_op}
+    for index, (n, (op, defaults, as_tuple)) in enumerate(sorted(plans.items())):
+        namespace[f"op{index}"] = op
+        lines += _branch(n, index, defaults, as_tuple)
+    # the generated binding's body (make_method), inline: no second frame for other calls
+    lines += ["    if needs_override((self,) + args, kwargs):",
+              "        return dispatch_from_binding(method, (self,) + args, kwargs)",
+              "    return python_op((self,) + args, kwargs)"]
+    exec(compile("\n".join(lines), f"<positional {name}>", "exec"), namespace)
+    method = namespace["method"]
+    method.__name__ = method.__qualname__ = name
+    method._python_op = python_op  # type: ignore[attr-defined]
+    method._is_method = True  # type: ignore[attr-defined]
+    return method
+
+
+def probe_tensor() -> Tensor:
+    """A plain tensor to ask the parser with (overload choice depends on types only)."""
+    import numpy as np
+
+    return from_array(np.zeros(1, np.float32), _dt.float32)
