@@ -23,6 +23,21 @@ PLAIN_INT_CALLS = [
 ]
 
 
+PLAIN_TENSOR_CALLS = [
+    lambda t, x, y: x.view_as(y), lambda t, x, y: x.expand_as(y), lambda t, x, y: x.reshape_as(y),
+    lambda t, x, y: x.type_as(y), lambda t, x, y: x.mm(y.t()), lambda t, x, y: x.matmul(y.t()),
+    lambda t, x, y: x.clone().copy_(y), lambda t, x, y: x.maximum(y), lambda t, x, y: x.t().addmm(x, y),
+    lambda t, x, y: x.clone().lerp_(y, 0.5),
+]
+
+
+@pytest.mark.parametrize("index", range(len(PLAIN_TENSOR_CALLS)))
+def test_plain_tensor_calls_dispatch_as_torchs(index):
+    program = PLAIN_TENSOR_CALLS[index]
+    assert_same_dispatch(program, randn(3, 3), randn(3, 3, seed=1))
+    check(program, randn(3, 3), randn(3, 3, seed=1))
+
+
 @pytest.mark.parametrize("index", range(len(PLAIN_INT_CALLS)))
 def test_plain_int_calls_dispatch_as_torchs(index):
     program = PLAIN_INT_CALLS[index]

@@ -1,7 +1,7 @@
 """Hand-written bindings for the hottest factories and matrix products.
 
 torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10), torchpy.mm(a, b),
-a.matmul(b), ...: for the common argument forms (plain ints or one tuple/list of them; two
+...: for the common argument forms (plain ints or one tuple/list of them; two
 plain tensors) these
 make the very aten call the generated binding makes, with the same normalized arguments
 (so a TorchDispatchMode sees device=cpu, pin_memory=False as under torch), skipping
@@ -90,24 +90,6 @@ def _two_tensor_function(op_name: str, generated: Callable) -> Callable:
     return function
 
 
-def _two_tensor_method(op_name: str, generated: Callable) -> Callable:
-    """a.mm(b), a.matmul(b), ...: the method form of _two_tensor_function."""
-    op = aten(op_name)
-    python_op = generated._python_op
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and not function_mode_active():
-            other = args[0]
-            if type(self) is Tensor and type(other) is Tensor:
-                return call(op, self._keyset | other._keyset, self, other)
-        if needs_override((self,) + args, kwargs):
-            return dispatch_from_binding(method, (self,) + args, kwargs)
-        return python_op((self,) + args, kwargs)
-
-    method._is_method = True  # type: ignore[attr-defined]
-    return method
-
-
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
@@ -121,15 +103,12 @@ _PRODUCTS = {"mm": "mm", "bmm": "bmm", "matmul": "matmul", "mv": "mv", "dot": "d
 
 
 def install(namespace: dict[str, Any]) -> None:
-    """Put these in front of the generated functions in `namespace` (torchpy's globals) and the
-    generated Tensor methods of the same names."""
+    """Put these in front of the generated functions in `namespace` (torchpy's globals)."""
     for name, op_name in _FACTORIES.items():
         namespace[name] = _wrap(name, _size_factory(op_name, namespace[name]), namespace[name])
     namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
     for name, op_name in _PRODUCTS.items():
         namespace[name] = _wrap(name, _two_tensor_function(op_name, namespace[name]), namespace[name])
-        generated_method = getattr(Tensor, name)
-        setattr(Tensor, name, _wrap(name, _two_tensor_method(op_name, generated_method), generated_method))
     if not hasattr(Tensor, "new_tensor"):
         Tensor.new_tensor = new_tensor
 

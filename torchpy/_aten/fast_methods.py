@@ -1,4 +1,6 @@
-"""Hand-written bindings for the hottest view and copy methods (x.view(2, 3), x.t(), x[0], ...).
+"""Hand-written bindings for the hot methods the generated positional fast paths
+(positional.py) do not cover: int-list varargs (x.view(2, 3)), sum/mean with keepdim,
+contiguous(), fill_, unflatten, as_strided, and torch.cat / stack.
 
 They make the same aten call as the generated binding, for the common argument forms only
 (plain ints, a tuple or list of ints, no keywords), skipping overload resolution and
@@ -41,19 +43,6 @@ def _int_list_method(name: str, op_name: str) -> Callable:
             values = _ints(args)
             if values is not None:
                 return call(op, self._keyset, self, values)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-def _tensor_arg_method(name: str, op_name: str) -> Callable:
-    """x.expand_as(y) / x.view_as(y) / x.type_as(y)."""
-    op = aten(op_name)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not function_mode_active():
-            other = args[0]
-            return call(op, self._keyset | other._keyset, self, other)
         return _GENERATED[name](self, *args, **kwargs)
 
     return method
@@ -103,13 +92,6 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["contiguous"](self, *args, **kwargs)
 
 
-def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and isinstance(args[0], Tensor) and not function_mode_active():
-        src = args[0]
-        return call(aten("copy_"), self._keyset | src._keyset, self, src)
-    return _GENERATED["copy_"](self, *args, **kwargs)
-
-
 def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     if not kwargs and len(args) == 1 and not function_mode_active():
         value = args[0]
@@ -146,16 +128,11 @@ def install() -> None:
         "reshape": _int_list_method("reshape", "reshape"),
         "permute": _int_list_method("permute", "permute"),
         "expand": _int_list_method("expand", "expand"),
-        "expand_as": _tensor_arg_method("expand_as", "expand_as"),
-        "view_as": _tensor_arg_method("view_as", "view_as"),
-        "reshape_as": _tensor_arg_method("reshape_as", "reshape_as"),
-        "type_as": _tensor_arg_method("type_as", "type_as"),
         "sum": _reduction_method("sum", "sum", "sum.dim_IntList"),
         "mean": _reduction_method("mean", "mean", "mean.dim"),
         "unflatten": unflatten,
         "as_strided": as_strided,
         "contiguous": contiguous,
-        "copy_": copy_,
         "fill_": fill_,
     }
     for name, method in fast.items():

@@ -1,9 +1,11 @@
-"""Positional fast paths generated from the schema, for Tensor methods called with plain ints.
+"""Positional fast paths generated from the schema, for Tensor methods called with plain ints
+or plain tensors.
 
-x.transpose(0, 1), x.diagonal(), x.flatten(1), x.split(2), x.t(): for each number of plain
-int arguments, the overload PyTorch's parser picks (worked out once, at install, by the
-parser's own `PythonOp.choose`) is called straight through the dispatcher's call entry with
-the arguments the binder would give it: trailing ones equal to the schema's default dropped.
+x.transpose(0, 1), x.diagonal(), x.flatten(1), x.split(2), x.t(), x.view_as(y), x.mm(y): for
+each number of plain int arguments (and of plain Tensor ones), the overload PyTorch's parser
+picks (worked out once, at install, by the parser's own `PythonOp.choose`) is called straight
+through the dispatcher's call entry with the arguments the binder would give it: trailing
+ints equal to the schema's default dropped.
 Every default comes from the schema; nothing is restated here. Any other call (keywords,
 other types, a subclass, a TorchFunctionMode) takes the generated binding's path.
 
@@ -18,17 +20,18 @@ from typing import Any, Callable
 from .._dispatch.ops import OpOverload, call
 from .._tensor.tensor import Tensor, from_array
 from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
+from .._tensor.torch_function import state as function_state
 from .._tensor import dtype as _dt
 from .python_api import PythonOp, _tuple_of
 
-_INT_TYPES = ("int", "SymInt")
+_PARAMETER_TYPES = {int: ("int", "SymInt"), Tensor: ("Tensor",)}  # what takes the argument as given
 _REQUIRED = object()  # a parameter without a default: never dropped
 
 
-def _plan(python_op: PythonOp, n: int, probe: Tensor) -> tuple[OpOverload, tuple, bool] | None:
-    """(op, default per argument or _REQUIRED, returns a list) for a call with n plain ints
-    after self, or None when such a call needs more than binding by position."""
-    args = (probe,) + (0,) * n
+def _plan(python_op: PythonOp, n: int, kind: type, probe: Tensor) -> tuple[OpOverload, tuple, bool] | None:
+    """(op, default per argument or _REQUIRED, returns a list) for a call with n plain ints (or
+    n plain tensors) after self, or None when such a call needs more than binding by position."""
+    args = (probe,) + ((0,) if kind is int else (probe,)) * n
     choice = python_op.choose(args, {})
     if not isinstance(choice, tuple):
         return None
@@ -37,25 +40,26 @@ def _plan(python_op: PythonOp, n: int, probe: Tensor) -> tuple[OpOverload, tuple
         return None  # a Python convenience reshaped the call (varargs, ...), or named returns
     parameters = candidate.op._schema.arguments
     given, rest = parameters[1:1 + n], parameters[1 + n:]
-    if len(given) < n or any(p.kwarg_only or str(p.type) not in _INT_TYPES for p in given):
+    if len(given) < n or any(p.kwarg_only or str(p.type) not in _PARAMETER_TYPES[kind] for p in given):
         return None
     if any(not p.has_default for p in rest):
         return None
-    defaults = tuple(p.default_value if p.has_default else _REQUIRED for p in given)
+    defaults = tuple(p.default_value if p.has_default and kind is int else _REQUIRED for p in given)
     return candidate.op, defaults, candidate.return_type is _tuple_of
 
 
-def _branch(n: int, index: int, defaults: tuple, as_tuple: bool) -> list[str]:
-    """Source lines for arity n: the type test, then one return per number of trailing defaults dropped."""
+def _branch(n: int, kind: type, index: int, defaults: tuple, as_tuple: bool) -> list[str]:
+    """Source lines for a call of n `kind` arguments: the type test, then one return per number
+    of trailing defaults dropped (an arity's int and Tensor branches follow its unpacking)."""
     names = [f"a{j}" for j in range(n)]
-    lines = [f"        if n == {n}:"]
+    lines = []
     indent = "            "
     if n:
-        lines.append(f"            {', '.join(names)}, = args")
-        lines.append("            if " + " and ".join(f"type({a}) is int" for a in names) + ":")
+        lines.append(f"            if " + " and ".join(f"type({a}) is {kind.__name__}" for a in names) + ":")
         indent = "                "
+    keyset = " | ".join(["self._keyset"] + ([f"{a}._keyset" for a in names] if kind is Tensor else []))
     for kept in range(n, -1, -1):
-        expr = f"call(op{index}, self._keyset, {', '.join(['self'] + names[:kept])})"
+        expr = f"call(op{index}, {keyset}, {', '.join(['self'] + names[:kept])})"
         if as_tuple:
             expr = f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
         if kept == 0 or defaults[kept - 1] is _REQUIRED:
@@ -69,19 +73,28 @@ def _branch(n: int, index: int, defaults: tuple, as_tuple: bool) -> list[str]:
 def make_positional_method(python_op: PythonOp, probe: Tensor) -> Callable | None:
     """The method for `python_op` with int fast paths from its schema, or None if no arity has one."""
     most = max(c.max_positional for c in python_op.candidates)
-    plans = {n: plan for n in range(most) if (plan := _plan(python_op, n, probe)) is not None}
+    plans = {(n, kind): plan for n in range(most) for kind in ((int, Tensor) if n else (int,))
+             if (plan := _plan(python_op, n, kind, probe)) is not None}
     if not plans:
         return None
     name = python_op.name
     lines = ["def method(self, *args, **kwargs):",
-             "    if not kwargs and type(self) is Tensor and not function_mode_active():",
+             # the mode stack's emptiness first: function_mode_active() is called only under a mode
+             "    if not kwargs and type(self) is Tensor and not (state.modes and function_mode_active()):",
              "        n = len(args)"]
     namespace: dict[str, Any] = {"Tensor": Tensor, "call": call, "function_mode_active": function_mode_active,
+                                 "state": function_state,
                                  "needs_override": needs_override, "dispatch_from_binding": dispatch_from_binding,
                                  "python_op": python_op}
-    for index, (n, (op, defaults, as_tuple)) in enumerate(sorted(plans.items())):
+    arity = -1
+    for index, ((n, kind), (op, defaults, as_tuple)) in enumerate(plans.items()):  # (by arity, int first)
         namespace[f"op{index}"] = op
-        lines += _branch(n, index, defaults, as_tuple)
+        if n != arity:
+            arity = n
+            lines.append(f"        if n == {n}:")
+            if n:
+                lines.append(f"            {', '.join(f'a{j}' for j in range(n))}, = args")
+        lines += _branch(n, kind, index, defaults, as_tuple)
     # the generated binding's body (make_method), inline: no second frame for other calls
     lines += ["    if needs_override((self,) + args, kwargs):",
               "        return dispatch_from_binding(method, (self,) + args, kwargs)",
