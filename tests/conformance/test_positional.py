@@ -45,6 +45,21 @@ def test_plain_int_calls_dispatch_as_torchs(index):
     check(program, randn(2, 3))
 
 
+FUNCTION_CALLS = [
+    lambda t, x, y: t.transpose(x, 0, 1), lambda t, x, y: t.flatten(x), lambda t, x, y: t.flatten(x, 0, -1),
+    lambda t, x, y: t.diagonal(x, 0, 0, 1), lambda t, x, y: t.mm(x, y), lambda t, x, y: t.matmul(x, y),
+    lambda t, x, y: t.dot(x[0], y[0]), lambda t, x, y: t.mv(x, y[0]), lambda t, x, y: t.bmm(x[None], y[None]),
+    lambda t, x, y: t.cumsum(x, 1), lambda t, x, y: t.split(x, 1), lambda t, x, y: t.maximum(x, y),
+]
+
+
+@pytest.mark.parametrize("index", range(len(FUNCTION_CALLS)))
+def test_function_calls_dispatch_as_torchs(index):
+    program = FUNCTION_CALLS[index]
+    assert_same_dispatch(program, randn(3, 3), randn(3, 3, seed=1))
+    check(program, randn(3, 3), randn(3, 3, seed=1))
+
+
 def test_the_defaults_dropped_are_the_schemas():
     lib = torchpy.library.Library("positionaltest", "DEF")
     lib.define("f(Tensor self, int a=7, int b=-3) -> Tensor")
@@ -84,3 +99,20 @@ def test_modes_and_subclasses_still_see_the_call():
     x.as_subclass(Sub).flatten(1)
     assert seen == ["diagonal", "sub flatten"]
     assert type(x.as_subclass(Sub).flatten(1)) is Sub
+
+
+class _NoBinding:
+    def bind(self, args, kwargs):
+        raise AssertionError("the fast path bound its arguments")
+
+
+@pytest.mark.parametrize("program, qualified", [
+    (lambda x: x.unsqueeze(0), "aten::unsqueeze"), (lambda x: x.diagonal(0, 0, 1), "aten::diagonal"),
+    (lambda x: x.t(), "aten::t"), (lambda x: x.view_as(x), "aten::view_as"), (lambda x: x.mm(x), "aten::mm"),
+    (lambda x: torchpy.transpose(x, 0, 1), "aten::transpose.int"), (lambda x: torchpy.mm(x, x), "aten::mm"),
+    (lambda x: torchpy.flatten(x), "aten::flatten.using_ints"),
+])
+def test_plain_calls_skip_the_binder(program, qualified, monkeypatch):
+    op = torchpy._dispatch.ops.op_for(qualified)
+    monkeypatch.setattr(op, "_binder", _NoBinding())
+    program(torchpy.ones(2, 2))

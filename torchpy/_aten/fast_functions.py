@@ -1,8 +1,7 @@
-"""Hand-written bindings for the hottest factories and matrix products.
+"""Hand-written bindings for the hottest factories.
 
-torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10), torchpy.mm(a, b),
-...: for the common argument forms (plain ints or one tuple/list of them; two
-plain tensors) these
+torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10): for the common argument
+forms (plain ints or one tuple/list of them) these
 make the very aten call the generated binding makes, with the same normalized arguments
 (so a TorchDispatchMode sees device=cpu, pin_memory=False as under torch), skipping
 overload resolution and argument binding. Any other form, a TorchFunctionMode, or a
@@ -73,23 +72,6 @@ def _arange(generated: Callable) -> Callable:
     return function
 
 
-def _two_tensor_function(op_name: str, generated: Callable) -> Callable:
-    """mm/bmm/matmul/mv/dot(a, b) on two plain tensors."""
-    op = aten(op_name)
-    python_op = generated._python_op
-
-    def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 2 and not function_mode_active():
-            a, b = args
-            if type(a) is Tensor and type(b) is Tensor:
-                return call(op, a._keyset | b._keyset, a, b)
-        if needs_override(args, kwargs):
-            return dispatch_from_binding(function, args, kwargs)
-        return python_op(args, kwargs)
-
-    return function
-
-
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
@@ -99,7 +81,6 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, r
 
 
 _FACTORIES = {"zeros": "zeros", "ones": "ones", "empty": "empty.memory_format", "rand": "rand", "randn": "randn"}
-_PRODUCTS = {"mm": "mm", "bmm": "bmm", "matmul": "matmul", "mv": "mv", "dot": "dot"}
 
 
 def install(namespace: dict[str, Any]) -> None:
@@ -107,8 +88,6 @@ def install(namespace: dict[str, Any]) -> None:
     for name, op_name in _FACTORIES.items():
         namespace[name] = _wrap(name, _size_factory(op_name, namespace[name]), namespace[name])
     namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
-    for name, op_name in _PRODUCTS.items():
-        namespace[name] = _wrap(name, _two_tensor_function(op_name, namespace[name]), namespace[name])
     if not hasattr(Tensor, "new_tensor"):
         Tensor.new_tensor = new_tensor
 

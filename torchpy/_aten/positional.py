@@ -71,17 +71,34 @@ def _branch(n: int, kind: type, index: int, defaults: tuple, as_tuple: bool) -> 
 
 
 def make_positional_method(python_op: PythonOp, probe: Tensor) -> Callable | None:
-    """The method for `python_op` with int fast paths from its schema, or None if no arity has one."""
+    """Tensor.<name> for `python_op` with fast paths from its schema, or None if no arity has one."""
+    return _make(python_op, probe, is_method=True)
+
+
+def make_positional_function(python_op: PythonOp, probe: Tensor) -> Callable | None:
+    """torchpy.<name> (self first) for `python_op` with fast paths from its schema, or None."""
+    return _make(python_op, probe, is_method=False)
+
+
+def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | None:
     most = max(c.max_positional for c in python_op.candidates)
     plans = {(n, kind): plan for n in range(most) for kind in ((int, Tensor) if n else (int,))
              if (plan := _plan(python_op, n, kind, probe)) is not None}
     if not plans:
         return None
     name = python_op.name
-    lines = ["def method(self, *args, **kwargs):",
-             # the mode stack's emptiness first: function_mode_active() is called only under a mode
-             "    if not kwargs and type(self) is Tensor and not (state.modes and function_mode_active()):",
-             "        n = len(args)"]
+    # the mode stack's emptiness first: function_mode_active() is called only under a mode
+    no_mode = "not (state.modes and function_mode_active())"
+    if is_method:
+        lines = ["def binding(self, *args, **kwargs):",
+                 f"    if not kwargs and type(self) is Tensor and {no_mode}:",
+                 "        n = len(args)"]
+        everything = "(self,) + args"
+    else:
+        lines = ["def binding(*args, **kwargs):",
+                 f"    if not kwargs and args and type(args[0]) is Tensor and {no_mode}:",
+                 "        n = len(args) - 1"]
+        everything = "args"
     namespace: dict[str, Any] = {"Tensor": Tensor, "call": call, "function_mode_active": function_mode_active,
                                  "state": function_state,
                                  "needs_override": needs_override, "dispatch_from_binding": dispatch_from_binding,
@@ -92,19 +109,23 @@ def make_positional_method(python_op: PythonOp, probe: Tensor) -> Callable | Non
         if n != arity:
             arity = n
             lines.append(f"        if n == {n}:")
-            if n:
-                lines.append(f"            {', '.join(f'a{j}' for j in range(n))}, = args")
+            targets = [f"a{j}" for j in range(n)] if is_method else ["self"] + [f"a{j}" for j in range(n)]
+            if targets:
+                lines.append(f"            {', '.join(targets)}, = args")
         lines += _branch(n, kind, index, defaults, as_tuple)
-    # the generated binding's body (make_method), inline: no second frame for other calls
-    lines += ["    if needs_override((self,) + args, kwargs):",
-              "        return dispatch_from_binding(method, (self,) + args, kwargs)",
-              "    return python_op((self,) + args, kwargs)"]
+    # the generated binding's body (python_api.make_method / make_function), inline: no second
+    # frame for the other calls
+    lines += [f"    if needs_override({everything}, kwargs):",
+              f"        return dispatch_from_binding(binding, {everything}, kwargs)",
+              f"    return python_op({everything}, kwargs)"]
     exec(compile("\n".join(lines), f"<positional {name}>", "exec"), namespace)
-    method = namespace["method"]
-    method.__name__ = method.__qualname__ = name
-    method._python_op = python_op  # type: ignore[attr-defined]
-    method._is_method = True  # type: ignore[attr-defined]
-    return method
+    binding = namespace["binding"]
+    binding.__name__ = name
+    binding.__qualname__ = name if is_method else f"_VariableFunctionsClass.{name}"  # as make_function's
+    binding._python_op = python_op  # type: ignore[attr-defined]
+    if is_method:
+        binding._is_method = True  # type: ignore[attr-defined]
+    return binding
 
 
 def probe_tensor() -> Tensor:
