@@ -8,7 +8,7 @@ import sys
 import torchpy
 from torchpy._dispatch import keys as K
 from torchpy._dispatch.keys import DispatchKey, DispatchKeySet
-from torchpy._dispatch.ops import OpOverload
+from torchpy._dispatch import ops
 
 from .helpers import cpu_tensor, fresh_namespace
 
@@ -58,10 +58,58 @@ def test_trace_reports_a_missing_kernel_before_the_error():
 
 
 def test_trace_is_off_outside_the_block_and_costs_no_flag():
-    plain = OpOverload.__call__
+    # the hook sits on the caches' miss path: with no trace there is none, and calls hit the caches
     with torchpy.dispatch_trace(io.StringIO()):
-        assert OpOverload.__call__ is not plain
-    assert OpOverload.__call__ is plain
+        assert ops._trace_hook is not None
+    assert ops._trace_hook is None
+    ns, lib, op = _define_two_level_op()
+    op(cpu_tensor())
+    assert op._entry.cache
+    lib._destroy()
+
+
+_WARM_AND_COLD = """
+import io, torchpy
+x = torchpy.tensor([1.0, 2.0])
+def traced(program):
+    out = io.StringIO()
+    with torchpy.dispatch_trace(out):
+        program()
+    return out.getvalue()
+for program in (lambda: x.exp(), lambda: x + x, lambda: torchpy.add(x, 2), lambda: x[0], lambda: x.view(2, 1)):
+    cold = traced(program)  # nothing called before in this process: every cache cold
+    for _ in range(3):
+        program()  # the caches warm
+    warm = traced(program)
+    assert warm == cold, (cold, warm)
+    print(cold)
+"""
+
+
+def test_a_warm_call_traces_as_a_cold_one_with_every_redispatch():
+    # a fresh process, so the first trace really meets cold caches
+    result = subprocess.run([sys.executable, "-c", _WARM_AND_COLD], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("call aten::exp DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU) "
+                               "-> AutogradCPU [backend fallback]"), lines
+    assert lines[1].startswith("  redispatch aten::exp DispatchKeySet(CPU) -> CPU [kernel]"), lines
+    assert any(line.startswith("  redispatch aten::add.Tensor DispatchKeySet(CPU) -> CPU") for line in lines)
+    assert any(line.startswith("  redispatch aten::select.int DispatchKeySet(CPU) -> CPU") for line in lines)
+    assert any(line.startswith("  redispatch aten::view DispatchKeySet(CPU) -> CPU") for line in lines)
+
+
+def test_a_warm_traced_call_in_this_process_shows_its_redispatch():
+    x = torchpy.tensor([1.0, 2.0])
+    for _ in range(3):
+        x.exp()
+    out = io.StringIO()
+    with torchpy.dispatch_trace(out):
+        x.exp()
+    lines = out.getvalue().splitlines()
+    assert [line.split()[0] for line in lines] == ["call", "redispatch"], lines
+    x.exp()  # after the trace the caches fill again
+    assert ops.op_for("aten::exp")._entry.call_raw_cache
 
 
 def test_environment_variable_turns_tracing_on():

@@ -36,9 +36,7 @@ from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .._tensor.torch_function import _DECLINED, dispatch_from_binding, needs_override, run_default_binary
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
-from .._dispatch.keys import DispatchKey
-from .._dispatch.ops import OpOverload as _OpOverload
-from .fastcall import _PLAIN_CALL, call  # _PLAIN_CALL: OpOverload.__call__ unless a trace swapped it
+from .fastcall import call
 from .kernels.elementwise import quiet
 from .python_api import PythonOp
 
@@ -128,7 +126,7 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     array operand is taken as a tensor (torch's reflected operators refuse it)."""
     on_tensor = _aten(tensor_op)
     on_number = _aten(number_op) if number_op else None
-    raw_cache = on_tensor._call_raw_cache
+    probe = on_tensor.probe_call_raw
 
     def dunder(self: Tensor, other: Any) -> Any:
         tensor = type(other) is Tensor or isinstance(other, Tensor)
@@ -144,17 +142,17 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
             # a subclass with Tensor's own __torch_function__: this dunder does its work (for
             # two tensors that work is the op call itself, with nothing left to check)
             result = run_default_binary(_handlers.get(name) or _handler(name), on_tensor if tensor else dunder,
-                                        self, other, thread, raw_cache if tensor else None)
+                                        self, other, thread, tensor)
             if result is not _DECLINED:
                 return result
             if needs_override((self, other), {}):
                 return dispatch_from_binding(_handler(name), (self, other), {})
         if tensor:
-            # OpOverload.__call__'s cached step, inline (autograd's kernel for these key sets)
-            hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
-            if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+            # call()'s first step, inline (autograd's kernel for these key sets): the hottest path
+            hit = probe(self._keyset | other._keyset | thread["salt"])
+            if hit is not None:
                 return hit[0](on_tensor, hit[1], (self, other), {})
-            return on_tensor(self, other)
+            return call(on_tensor, self._keyset | other._keyset, self, other)  # normalized already
         if on_number is not None:
             return call(on_number, self._keyset, self, other)  # normalized already: skip the binder
         return on_tensor(self, wrap_number(other))
@@ -240,16 +238,15 @@ def _matmul(name: str, reflected: bool) -> Callable:
             # Plain tensors: what torchpy.matmul would do after its override checks.
             if op is None:
                 op, mm = _aten("matmul"), _aten("mm")
-                decomposition = op._entry.kernels[DispatchKey.CompositeImplicitAutograd][-1].fn
+                decomposition = op.decomposition()
             a, b = (other, self) if reflected else (self, other)
             ks = a._keyset | b._keyset
             salted = ks | _local.salt
-            if (len(a._shape) == 2 and len(b._shape) == 2 and op._call_cache.get(salted) is decomposition
-                    and _OpOverload.__call__ is _PLAIN_CALL):
-                # matrix @ matrix: the step the dispatcher's matmul would take, aten.mm, called
-                # as mm's own resolution cache says (autograd's kernel for these key sets)
-                hit = mm._call_raw_cache.get(salted)
-                return hit[0](mm, hit[1], (a, b), {}) if hit is not None else mm(a, b)
+            if len(a._shape) == 2 and len(b._shape) == 2 and op.probe_call(salted) is decomposition:
+                # matrix @ matrix: the step the dispatcher's matmul would take, aten.mm, as
+                # mm's call() would take it (autograd's kernel for these key sets)
+                hit = mm.probe_call_raw(salted)
+                return hit[0](mm, hit[1], (a, b), {}) if hit is not None else call(mm, ks, a, b)
             return call(op, ks, a, b)
         matmul = getattr(sys.modules["torchpy"], "matmul", None)
         if matmul is None or not isinstance(other, Tensor):

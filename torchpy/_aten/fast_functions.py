@@ -1,8 +1,7 @@
-"""Hand-written bindings for the hottest factories and matrix products.
+"""Hand-written bindings for the hottest factories.
 
-torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10), torchpy.mm(a, b),
-a.matmul(b), ...: for the common argument forms (plain ints or one tuple/list of them; two
-plain tensors) these
+torchpy.zeros(2, 3), torchpy.rand(4, dtype=...), torchpy.arange(10): for the common argument
+forms (plain ints or one tuple/list of them) these
 make the very aten call the generated binding makes, with the same normalized arguments
 (so a TorchDispatchMode sees device=cpu, pin_memory=False as under torch), skipping
 overload resolution and argument binding. Any other form, a TorchFunctionMode, or a
@@ -17,16 +16,10 @@ from typing import Any, Callable
 from .._tensor.device import CPU
 from .._tensor.dtype import dtype as _dtype
 from .._tensor.tensor import Size, Tensor
-from .._tensor.torch_function import dispatch_from_binding, needs_override
-from .._tensor.torch_function import state as _function_state
+from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
 from .fastcall import aten, call, call_kw
 
 _SIZE_TYPES = (tuple, list, Size)
-
-
-def _moded() -> bool:
-    """Whether a TorchFunctionMode must see this call."""
-    return bool(_function_state.modes) and _function_state.enabled
 
 
 def _size(args: tuple) -> list[int] | None:
@@ -47,7 +40,7 @@ def _size_factory(op_name: str, generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not _moded() and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
+        if not function_mode_active() and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
             size = _size(args)
             if size is not None:
                 options = {"dtype": kwargs["dtype"]} if kwargs else {}
@@ -67,7 +60,7 @@ def _arange(generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and 0 < len(args) <= 3 and not _moded() and all(type(a) is int for a in args):
+        if not kwargs and 0 < len(args) <= 3 and not function_mode_active() and all(type(a) is int for a in args):
             op = overloads[len(args) - 1]
             if len(args) == 3 and args[2] == 1:  # arange.start_step, its step equal to the default dropped
                 args = args[:2]
@@ -79,41 +72,6 @@ def _arange(generated: Callable) -> Callable:
     return function
 
 
-def _two_tensor_function(op_name: str, generated: Callable) -> Callable:
-    """mm/bmm/matmul/mv/dot(a, b) on two plain tensors."""
-    op = aten(op_name)
-    python_op = generated._python_op
-
-    def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 2 and not _moded():
-            a, b = args
-            if type(a) is Tensor and type(b) is Tensor:
-                return call(op, a._keyset | b._keyset, a, b)
-        if needs_override(args, kwargs):
-            return dispatch_from_binding(function, args, kwargs)
-        return python_op(args, kwargs)
-
-    return function
-
-
-def _two_tensor_method(op_name: str, generated: Callable) -> Callable:
-    """a.mm(b), a.matmul(b), ...: the method form of _two_tensor_function."""
-    op = aten(op_name)
-    python_op = generated._python_op
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and not _moded():
-            other = args[0]
-            if type(self) is Tensor and type(other) is Tensor:
-                return call(op, self._keyset | other._keyset, self, other)
-        if needs_override((self,) + args, kwargs):
-            return dispatch_from_binding(method, (self,) + args, kwargs)
-        return python_op((self,) + args, kwargs)
-
-    method._is_method = True  # type: ignore[attr-defined]
-    return method
-
-
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
@@ -123,19 +81,13 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, r
 
 
 _FACTORIES = {"zeros": "zeros", "ones": "ones", "empty": "empty.memory_format", "rand": "rand", "randn": "randn"}
-_PRODUCTS = {"mm": "mm", "bmm": "bmm", "matmul": "matmul", "mv": "mv", "dot": "dot"}
 
 
 def install(namespace: dict[str, Any]) -> None:
-    """Put these in front of the generated functions in `namespace` (torchpy's globals) and the
-    generated Tensor methods of the same names."""
+    """Put these in front of the generated functions in `namespace` (torchpy's globals)."""
     for name, op_name in _FACTORIES.items():
         namespace[name] = _wrap(name, _size_factory(op_name, namespace[name]), namespace[name])
     namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
-    for name, op_name in _PRODUCTS.items():
-        namespace[name] = _wrap(name, _two_tensor_function(op_name, namespace[name]), namespace[name])
-        generated_method = getattr(Tensor, name)
-        setattr(Tensor, name, _wrap(name, _two_tensor_method(op_name, generated_method), generated_method))
     if not hasattr(Tensor, "new_tensor"):
         Tensor.new_tensor = new_tensor
 

@@ -1,4 +1,6 @@
-"""Hand-written bindings for the hottest view and copy methods (x.view(2, 3), x.t(), x[0], ...).
+"""Hand-written bindings for the hot methods the generated positional fast paths
+(positional.py) do not cover: int-list varargs (x.view(2, 3)), sum/mean with keepdim,
+contiguous(), fill_, unflatten, as_strided, and torch.cat / stack.
 
 They make the same aten call as the generated binding, for the common argument forms only
 (plain ints, a tuple or list of ints, no keywords), skipping overload resolution and
@@ -15,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._tensor.enums import contiguous_format
+from .._tensor.torch_function import function_mode_active
 from .._tensor.tensor import Size, Tensor
-from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call, call_kw
 
 _GENERATED: dict[str, Callable] = {}  # the generated methods these stand in front of
@@ -32,65 +34,15 @@ def _ints(values: tuple) -> list[int] | None:
     return list(values)
 
 
-def _moded() -> bool:
-    """Whether a TorchFunctionMode must see this call."""
-    return bool(_function_state.modes) and _function_state.enabled
-
-
 def _int_list_method(name: str, op_name: str) -> Callable:
     """x.view(2, 3) / x.view((2, 3)) / x.permute(1, 0) / x.expand(3, -1)."""
     op = aten(op_name)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and not _moded():
+        if not kwargs and not function_mode_active():
             values = _ints(args)
             if values is not None:
                 return call(op, self._keyset, self, values)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-def _int_args_method(name: str, op_name: str, required: int, defaults: tuple = ()) -> Callable:
-    """x.transpose(0, 1) / x.unsqueeze(0) / x.diagonal(0, 1, 2): `required` plain ints, then up to
-    len(defaults) optional ones; trailing ones equal to their default are dropped, as the binder does."""
-    op = aten(op_name)
-    most = required + len(defaults)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and required <= len(args) <= most and not _moded():
-            for a in args:
-                if type(a) is not int:
-                    break
-            else:
-                while len(args) > required and args[-1] == defaults[len(args) - 1 - required]:
-                    args = args[:-1]
-                return call(op, self._keyset, self, *args)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-def _tensor_arg_method(name: str, op_name: str) -> Callable:
-    """x.expand_as(y) / x.view_as(y) / x.type_as(y)."""
-    op = aten(op_name)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 1 and type(args[0]) is Tensor and not _moded():
-            other = args[0]
-            return call(op, self._keyset | other._keyset, self, other)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-def _no_args_method(name: str, op_name: str) -> Callable:
-    """x.t() / x.detach() / x.zero_() / x.clone()."""
-    op = aten(op_name)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and not _moded():
-            return call(op, self._keyset, self)
         return _GENERATED[name](self, *args, **kwargs)
 
     return method
@@ -105,7 +57,7 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
     reduce_all, reduce_dim = aten(all_op), aten(dim_op)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if _moded():
+        if function_mode_active():
             return _GENERATED[name](self, *args, **kwargs)
         if not kwargs:
             if not args:
@@ -131,27 +83,8 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
     return method
 
 
-def squeeze(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not _moded():
-        if not args:
-            return call(aten("squeeze"), self._keyset, self)
-        if len(args) == 1 and type(args[0]) is int:
-            return call(aten("squeeze.dim"), self._keyset, self, args[0])
-    return _GENERATED["squeeze"](self, *args, **kwargs)
-
-
-def flatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and not _moded() and len(args) <= 2 and all(type(a) is int for a in args):
-        if args and args[-1] == -1:  # end_dim=-1 is the default: dropped, as the binder does
-            args = args[:-1]
-        if args == (0,):
-            args = ()
-        return call(aten("flatten.using_ints"), self._keyset, self, *args)
-    return _GENERATED["flatten"](self, *args, **kwargs)
-
-
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not args and not kwargs and not _moded():
+    if not args and not kwargs and not function_mode_active():
         data = self._data  # NumPy's C-contiguity, like PyTorch's, ignores size-1 dims
         if data.flags.c_contiguous if data is not None else self.is_contiguous():
             return self  # as PyTorch's Tensor::contiguous, without dispatching
@@ -159,15 +92,8 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["contiguous"](self, *args, **kwargs)
 
 
-def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and isinstance(args[0], Tensor) and not _moded():
-        src = args[0]
-        return call(aten("copy_"), self._keyset | src._keyset, self, src)
-    return _GENERATED["copy_"](self, *args, **kwargs)
-
-
 def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and not _moded():
+    if not kwargs and len(args) == 1 and not function_mode_active():
         value = args[0]
         if type(value) in (int, float, bool, complex):
             return call(aten("fill_.Scalar"), self._keyset, self, value)
@@ -176,7 +102,7 @@ def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.unflatten(1, (2, 3))."""
-    if not kwargs and len(args) == 2 and type(args[0]) is int and not _moded():
+    if not kwargs and len(args) == 2 and type(args[0]) is int and not function_mode_active():
         sizes = _ints((args[1],))
         if sizes is not None:
             return call(aten("unflatten.int"), self._keyset, self, args[0], sizes)
@@ -185,7 +111,7 @@ def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.as_strided((2, 2), (1, 2)) / x.as_strided(size, stride, offset)."""
-    if not kwargs and 2 <= len(args) <= 3 and not _moded():
+    if not kwargs and 2 <= len(args) <= 3 and not function_mode_active():
         size, stride = _ints((args[0],)), _ints((args[1],))
         if size is not None and stride is not None:
             if len(args) == 2 or args[2] is None:
@@ -195,25 +121,6 @@ def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["as_strided"](self, *args, **kwargs)
 
 
-def _with_default_dim(name: str, op_name: str) -> Callable:
-    """x.unbind(), x.split(2), x.chunk(3, 1): an int (for split/chunk) then an optional int dim."""
-    op = aten(op_name)
-    leading = 0 if name == "unbind" else 1
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and leading <= len(args) <= leading + 1 and not _moded():
-            for a in args:
-                if type(a) is not int:
-                    break
-            else:
-                if len(args) == leading + 1 and args[-1] == 0:
-                    args = args[:-1]  # dim=0 is the default: dropped, as the binder does
-                return tuple(call(op, self._keyset, self, *args))  # PyTorch's bindings give tuples
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
 def install() -> None:
     """Put these in front of the generated methods of the same names."""
     fast = {
@@ -221,35 +128,12 @@ def install() -> None:
         "reshape": _int_list_method("reshape", "reshape"),
         "permute": _int_list_method("permute", "permute"),
         "expand": _int_list_method("expand", "expand"),
-        "transpose": _int_args_method("transpose", "transpose.int", 2),
-        "swapaxes": _int_args_method("swapaxes", "swapaxes", 2),
-        "swapdims": _int_args_method("swapdims", "swapdims", 2),
-        "movedim": _int_args_method("movedim", "movedim.int", 2),
-        "moveaxis": _int_args_method("moveaxis", "moveaxis.int", 2),
-        "select": _int_args_method("select", "select.int", 2),
-        "narrow": _int_args_method("narrow", "narrow", 3),
-        "unsqueeze": _int_args_method("unsqueeze", "unsqueeze", 1),
-        "diagonal": _int_args_method("diagonal", "diagonal", 0, (0, 0, 1)),
-        "expand_as": _tensor_arg_method("expand_as", "expand_as"),
-        "view_as": _tensor_arg_method("view_as", "view_as"),
-        "reshape_as": _tensor_arg_method("reshape_as", "reshape_as"),
-        "type_as": _tensor_arg_method("type_as", "type_as"),
-        "t": _no_args_method("t", "t"),
-        "detach": _no_args_method("detach", "detach"),
-        "clone": _no_args_method("clone", "clone"),
-        "zero_": _no_args_method("zero_", "zero_"),
         "sum": _reduction_method("sum", "sum", "sum.dim_IntList"),
         "mean": _reduction_method("mean", "mean", "mean.dim"),
-        "squeeze": squeeze,
         "unflatten": unflatten,
         "as_strided": as_strided,
-        "flatten": flatten,
         "contiguous": contiguous,
-        "copy_": copy_,
         "fill_": fill_,
-        "unbind": _with_default_dim("unbind", "unbind.int"),
-        "split": _with_default_dim("split", "split.Tensor"),
-        "chunk": _with_default_dim("chunk", "chunk"),
     }
     for name, method in fast.items():
         _GENERATED[name] = getattr(Tensor, name)
@@ -263,7 +147,7 @@ def _joining_function(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if len(args) + len(kwargs) <= 2 and not _moded():
+        if len(args) + len(kwargs) <= 2 and not function_mode_active():
             tensors = args[0] if args else kwargs.get("tensors")
             dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
             if (len(kwargs) == 0 or set(kwargs) <= {"dim", "tensors"}) and type(tensors) in (list, tuple) \

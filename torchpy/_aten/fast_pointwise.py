@@ -18,13 +18,12 @@ from typing import Any, Callable
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
 from .._tensor.torch_function import (
-    _DECLINED, default_handler_class, dispatch_from_binding, dispatch_to_mode, needs_override, run_default,
-    run_default_binary,
+    _DECLINED, default_handler_class, dispatch_from_binding, dispatch_to_mode, function_mode_active, needs_override,
+    run_default, run_default_binary,
 )
 from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
-from .._dispatch.ops import OpOverload as _OpOverload
-from .fastcall import _PLAIN_CALL, aten, call
+from .fastcall import aten, call
 
 _local = _tls.local
 
@@ -71,9 +70,9 @@ def _unary(name: str, python_op: Any) -> Callable:
         if len(args) == 1 and not kwargs:
             self = args[0]
             if type(self) is Tensor:
-                modes = _function_state.modes
-                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs, modes)
+                # plain tensors / numbers: a mode only (the stack's emptiness first: no call then)
+                if _function_state.modes and function_mode_active():
+                    return dispatch_to_mode(binding, args, kwargs)
                 return call(op, self._keyset, self)
             if isinstance(self, Tensor):
                 cls = default_handler_class(args)
@@ -89,7 +88,7 @@ def _binary(name: str, python_op: Any) -> Callable:
     on_tensor = aten(tensor_name)
     on_number = aten(number_name) if number_name not in (None, "wrap") else None
     wrap = number_name == "wrap"
-    raw_cache = on_tensor._call_raw_cache
+    probe = on_tensor.probe_call_raw
 
     def binding(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 2 and not kwargs and type(args[0]) is Tensor:
@@ -97,13 +96,12 @@ def _binary(name: str, python_op: Any) -> Callable:
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
                 thread = _local.__dict__  # function modes and salt: one thread-local lookup
-                modes = thread["modes"]
-                if modes and thread["enabled"]:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs, modes)
+                if thread["modes"] and function_mode_active():  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs)
                 if kind is Tensor:
-                    # fastcall.call's cached step, inline (autograd's kernel for these key sets)
-                    hit = raw_cache.get(self._keyset | other._keyset | thread["salt"])
-                    if hit is not None and _OpOverload.__call__ is _PLAIN_CALL:
+                    # call()'s first step, inline (autograd's kernel for these key sets)
+                    hit = probe(self._keyset | other._keyset | thread["salt"])
+                    if hit is not None:
                         return hit[0](on_tensor, hit[1], args, {})
                     return call(on_tensor, self._keyset | other._keyset, self, other)
                 if wrap:
@@ -112,7 +110,7 @@ def _binary(name: str, python_op: Any) -> Callable:
                 return call(on_number, self._keyset, self, other)
         if len(args) == 2 and not kwargs and isinstance(args[0], Tensor) and isinstance(args[1], Tensor):
             # a subclass with Tensor's default __torch_function__: its work, inline
-            result = run_default_binary(binding, on_tensor, args[0], args[1], _local.__dict__, raw_cache)
+            result = run_default_binary(binding, on_tensor, args[0], args[1], _local.__dict__, True)
             if result is not _DECLINED:
                 return result
         return _slow(binding, python_op, args, kwargs)
@@ -139,7 +137,7 @@ def _clamp(name: str, python_op: Any) -> Callable:
                 if all(type(b) in _BOUNDS for b in bounds) and any(b is not None for b in bounds):
                     while bounds[-1] is None:
                         bounds.pop()
-                    if _function_state.modes and _function_state.enabled:  # needs_override's answer here
+                    if function_mode_active():  # needs_override's answer here
                         return dispatch_from_binding(binding, args, kwargs)
                     return call(op, args[0]._keyset, args[0], *bounds)
         return _slow(binding, python_op, args, kwargs)
@@ -155,9 +153,8 @@ def _where(name: str, python_op: Any) -> Callable:
         if len(args) == 3 and not kwargs:
             condition, self, other = args
             if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
-                modes = _function_state.modes
-                if modes and _function_state.enabled:  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs, modes)
+                if _function_state.modes and function_mode_active():  # plain tensors: a mode only
+                    return dispatch_to_mode(binding, args, kwargs)
                 return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
         return _slow(binding, python_op, args, kwargs)
 

@@ -1,27 +1,17 @@
-"""Calling an op whose arguments are already in normalized form, skipping the binder.
+"""aten("op.overload"): the OpOverload for an aten name, looked up once.
 
-Hand-written bindings (Tensor.view, x[i], ...) and composite kernels know their arguments
-are positional and normalized (ints, lists of ints, defaults dropped), so they can go
-straight to the op's resolution cache, as OpOverload.__call__ does for plain positional
-calls:
+The call entry for arguments already in normalized form is the dispatcher's own,
+`_dispatch.ops.call(op, ks, *args)` / `call_kw(op, ks, args, kwargs)`, re-exported here for
+the op library's hand-written bindings and composite kernels:
 
     call(aten("transpose.int"), x._keyset, x, 0, 1)
-
-`ks` is the OR of the tensor arguments' key sets. The dispatch is the normal one (TLS,
-modes, autograd, fallbacks all apply); only argument binding is skipped. While a
-torchpy.dispatch_trace is active (it swaps OpOverload.__call__) calls go through the op
-itself, so the trace sees them.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
-from .._dispatch import tls
-from .._dispatch.ops import PLAIN_CALL as _PLAIN_CALL
-from .._dispatch.ops import OpOverload, op_for
+from .._dispatch.ops import OpOverload, call, call_kw, op_for  # noqa: F401  (call, call_kw: re-exported)
 
-_local = tls.local
 _OPS: dict[str, OpOverload] = {}
 
 
@@ -31,31 +21,3 @@ def aten(name: str) -> OpOverload:
     if op is None:
         op = _OPS[name] = op_for("aten::" + name)
     return op
-
-
-def call(op: OpOverload, ks: int, *args: Any) -> Any:
-    """op(*args) for normalized positional arguments whose tensors' key sets OR to `ks`."""
-    if OpOverload.__call__ is not _PLAIN_CALL:
-        return op(*args)
-    salted = ks | _local.salt
-    fn = op._call_cache.get(salted)
-    if fn is not None:
-        return fn(*args)
-    hit = op._call_raw_cache.get(salted)
-    if hit is not None:
-        return hit[0](op, hit[1], args, {})
-    return op._call_miss(salted, args, {})
-
-
-def call_kw(op: OpOverload, ks: int, args: tuple, kwargs: dict) -> Any:
-    """call() for normalized arguments that include keyword-only ones."""
-    if OpOverload.__call__ is not _PLAIN_CALL:
-        return op(*args, **kwargs)
-    salted = ks | _local.salt
-    fn = op._call_cache.get(salted)
-    if fn is not None:
-        return fn(*args, **kwargs)
-    hit = op._call_raw_cache.get(salted)
-    if hit is not None:
-        return hit[0](op, hit[1], args, kwargs)
-    return op._call_miss(salted, args, kwargs)

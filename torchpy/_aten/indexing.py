@@ -23,10 +23,9 @@ from .._tensor import dtype as _dt
 from .._tensor.enums import strided
 from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._tensor.torch_function import dispatch_from_binding
-from .fast_methods import _moded
+from .._tensor.torch_function import function_mode_active
 from .._dispatch import tls
-from .._dispatch.ops import OpOverload
-from .fastcall import _PLAIN_CALL, aten, call, call_kw
+from .fastcall import aten, call, call_kw
 from .kernels.copy import fill_value_array
 from .kernels.view import INT64_MAX, tensor_type_name
 
@@ -215,18 +214,18 @@ def _record(tensors: list, dim: int, index: Tensor) -> None:
 
 
 _SELECT = aten("select.int")
-_SELECT_RAW = _SELECT._call_raw_cache
+_SELECT_PROBE = _SELECT.probe_call_raw
 _local = tls.local
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not _moded():
+    if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not function_mode_active():
         # x[i]: _select's checks passed; select.int as call() would make it, one frame less
-        hit = _SELECT_RAW.get(self._keyset | _local.salt)
-        if hit is not None and OpOverload.__call__ is _PLAIN_CALL:
+        hit = _SELECT_PROBE(self._keyset | _local.salt)
+        if hit is not None:
             return hit[0](_SELECT, hit[1], (self, 0, index), {})
         return call(_SELECT, self._keyset, self, 0, index)
-    if _moded():
+    if function_mode_active():
         return dispatch_from_binding(getitem, (self, index), {})
     if _is_int(index):
         return _select(self, 0, int(index))
@@ -286,7 +285,7 @@ def copy_to(dst: Tensor, src: Tensor) -> None:
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
-    if _moded():
+    if function_mode_active():
         return dispatch_from_binding(setitem, (self, index, value), {})
     value = _value_tensor(self, value)
     if index is False:

@@ -227,9 +227,28 @@ class PythonOp:
 
     def _resolve(self, args: tuple, kwargs: dict, shape: tuple | None) -> Any:
         """Try the overloads in order, as PyTorch's parser does; remember the winner for `shape`."""
+        choice = self.choose(args, kwargs)
+        if not isinstance(choice, tuple):
+            raise TypeError(self._no_match_message(args, kwargs, choice))
+        candidate, call_args, call_kwargs, requires_grad, bound_args, bound_kwargs = choice
+        # Cached only when the Python conveniences (varargs, out tuples, NumPy's names,
+        # factory options) changed nothing, so the plan is: bind as given.
+        if (shape is not None and call_args is args and call_kwargs is kwargs
+                and not any(t is list or t is tuple for t in shape)):
+            self._plans[shape] = candidate
+        result = candidate.op._call_normalized(bound_args, bound_kwargs)
+        if requires_grad:
+            result.requires_grad_(True)
+        if candidate.return_type is not None:
+            return candidate.return_type(*result)
+        return result
+
+    def choose(self, args: tuple, kwargs: dict) -> tuple | BindError | None:
+        """The parser's choice for a call: (candidate, its args and kwargs after the Python
+        conveniences, requires_grad, bound args, bound kwargs) of the first overload that takes
+        it; else the first binding error (None if no overload came as far as binding)."""
         first_error: BindError | None = None
         for candidate in self.candidates:
-            op = candidate.op
             call_args, call_kwargs, requires_grad = candidate.normalize_python_call(args, kwargs)
             if not candidate.may_fit(call_args, call_kwargs):
                 continue
@@ -241,22 +260,12 @@ class PythonOp:
             if candidate.bool_positions and candidate.takes_other_as_bool(call_args, call_kwargs):
                 continue
             try:
-                bound_args, bound_kwargs = op._binder.bind(call_args, call_kwargs)
+                bound_args, bound_kwargs = candidate.op._binder.bind(call_args, call_kwargs)
             except BindError as error:
                 first_error = first_error or error
                 continue
-            # Cached only when the Python conveniences (varargs, out tuples, NumPy's names,
-            # factory options) changed nothing, so the plan is: bind as given.
-            if (shape is not None and call_args is args and call_kwargs is kwargs
-                    and not any(t is list or t is tuple for t in shape)):
-                self._plans[shape] = candidate
-            result = op._call_normalized(bound_args, bound_kwargs)
-            if requires_grad:
-                result.requires_grad_(True)
-            if candidate.return_type is not None:
-                return candidate.return_type(*result)
-            return result
-        raise TypeError(self._no_match_message(args, kwargs, first_error))
+            return candidate, call_args, call_kwargs, requires_grad, bound_args, bound_kwargs
+        return first_error
 
     def _no_match_message(self, args: tuple, kwargs: dict, error: BindError | None) -> str:
         """torch's wording (argument_errors.py): the problem with the one signature that takes

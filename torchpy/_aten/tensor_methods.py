@@ -18,7 +18,7 @@ from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
-from .fast_methods import _moded
+from .._tensor.torch_function import function_mode_active
 from .fastcall import aten, call, call_kw
 from .kernels.view import tensor_type_name
 
@@ -65,7 +65,7 @@ def _parse_to(args: tuple, kwargs: dict) -> tuple[Any, Any, Any, bool, bool]:
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    if _moded():
+    if function_mode_active():
         return dispatch_from_binding(to, (self, *args), kwargs)
     memory_format = _memory_format(kwargs.pop("memory_format", None))
     if memory_format is not None and not isinstance(memory_format, memory_format_type):
@@ -89,7 +89,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 def _dtype_method(d: _dt.dtype, name: str) -> Any:
     def convert(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
-        if _moded():
+        if function_mode_active():
             return dispatch_from_binding(convert, (self, memory_format), {})
         memory_format = _memory_format(memory_format)
         if self._dtype is d and memory_format is None:
@@ -112,7 +112,7 @@ _DTYPE_METHODS = {
 
 
 def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
-    if _moded():
+    if function_mode_active():
         return dispatch_from_binding(cpu, (self, memory_format), {})
     return to(self, "cpu", memory_format=memory_format)
 
@@ -122,7 +122,7 @@ _DTYPE_BY_TYPE_NAME = {f"torch.{d._c10_name}Tensor": d for d in _dt.all_dtypes}
 
 def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
     """x.type() -> 'torch.FloatTensor'; x.type(torch.float64) or x.type('torch.DoubleTensor') converts."""
-    if _moded():
+    if function_mode_active():
         return dispatch_from_binding(type_, (self, dtype, non_blocking), kwargs)
     if dtype is None:
         return tensor_type_name(self)
@@ -150,7 +150,7 @@ def _transposing_property(op_name: str, doc: str) -> property:
     op = aten(op_name)
 
     def get(self: Tensor) -> Tensor:
-        if _moded():
+        if function_mode_active():
             return dispatch_from_binding(get, (self,), {})
         return call(op, self._keyset, self)
 

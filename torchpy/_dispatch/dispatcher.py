@@ -169,13 +169,17 @@ class OperatorEntry:
         """Recompute the table at runtime keys `keys` (all of them by default) and drop the caches."""
         for key in keys:
             self.table[key], self.labels[key] = self._compute_slot(key, fallbacks)
+        self.clear_caches()
+
+    def clear_caches(self) -> None:
+        # cleared in place: the dicts are the same for the entry's lifetime
         for cache in (self.cache, self.plain_cache, self.call_cache, self.call_raw_cache):
             cache.clear()
 
     # --- resolving a call ----------------------------------------------------------
 
-    def resolve(self, ks: int) -> tuple:
-        """Find the kernel for raw key set `ks`; cache and return (fn, calling, masked ks, key)."""
+    def lookup(self, ks: int) -> tuple:
+        """(fn, calling, masked ks, runtime key) for raw key set `ks`, not cached."""
         backend = (ks & K.BACKEND_MASK).bit_length()
         masked = ks & ~self._fallthrough_bits(backend)
         key = K.highest_key(masked)
@@ -183,10 +187,14 @@ class OperatorEntry:
         if kernel is None or kernel.is_fallthrough:
             raise NotImplementedError(self.missing_kernel_message(key))
         fn = kernel.fn if kernel.specialize is None or self.op is None else kernel.specialize(self.op)
-        hit = (fn, kernel.calling, masked, key)
+        return (fn, kernel.calling, masked, key)
+
+    def resolve(self, ks: int) -> tuple:
+        """lookup(ks), cached for the calls that follow."""
+        hit = self.lookup(ks)
         self.cache[ks] = hit
-        if kernel.calling == PLAIN:
-            self.plain_cache[ks] = fn
+        if hit[1] == PLAIN:
+            self.plain_cache[ks] = hit[0]
         return hit
 
     def _fallthrough_bits(self, backend: int) -> int:

@@ -8,7 +8,7 @@ look the key set up in the operator's resolution cache and call the kernel.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import keys as K
 from . import tls
@@ -49,6 +49,27 @@ def _tensor_arg_plan(schema: Any) -> tuple[int, tuple[tuple[int, str, bool], ...
     return n_fast, plan
 
 
+# Tracing (trace.py) is a hook on the caches' miss path. Setting it empties every resolution
+# cache, and while it is set nothing is cached, so every call and redispatch misses and
+# reaches it; a cache hit anywhere therefore means no trace is active, and the hot path
+# (ops.py's and the inline copies of its cached step above the dispatcher) tests no flag.
+_trace_hook: Callable[["OpOverload", int, tuple, dict, str], Any] | None = None
+
+
+def set_trace_hook(hook: Callable[["OpOverload", int, tuple, dict, str], Any] | None) -> None:
+    """Install `hook(op, keyset, args, kwargs, "call" | "redispatch")` (None: remove it), which
+    then resolves and runs every call itself (see `run_uncached`)."""
+    global _trace_hook
+    _trace_hook = hook
+    for entry in list(dispatcher.entries.values()):
+        entry.clear_caches()
+
+
+def run_uncached(op: "OpOverload", ks: int, args: tuple, kwargs: dict) -> Any:
+    """Resolve raw key set `ks` for `op` without caching the result, and run the kernel."""
+    return _invoke(op, op._entry.lookup(ks), args, kwargs)
+
+
 def _invoke(op: "OpOverload", hit: tuple, args: tuple, kwargs: dict) -> Any:
     """Call a kernel whose calling convention is not PLAIN."""
     fn, calling, ks = hit[0], hit[1], hit[2]
@@ -76,6 +97,17 @@ class OpOverload:
         self._call_raw_cache = entry.call_raw_cache
         self._plain_cache = entry.plain_cache
         self._cache = entry.cache
+        # Frameless probes of those caches (bound dict.get) for the few hot sites above the
+        # dispatcher where call()'s frame would cost as much as the rest of their work (binary
+        # dunders, x[i], autograd's pass-through). None means "take the full path" (call() /
+        # _redispatch_raw): not resolved yet, another calling convention, or a trace active (it
+        # keeps the caches empty), so a caller is right whatever the dispatcher is doing.
+        #   probe_call("tensor keys | salt") -> the PLAIN kernel call() would run
+        #   probe_call_raw("tensor keys | salt") -> (RAW kernel, key set to hand it) call() would run
+        #   probe_redispatch(key set) -> the PLAIN kernel _redispatch_raw would run
+        self.probe_call = entry.call_cache.get
+        self.probe_call_raw = entry.call_raw_cache.get
+        self.probe_redispatch = entry.plain_cache.get
         self._schema = entry.schema
         self._binder = Binder(entry.schema)
         self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
@@ -117,6 +149,8 @@ class OpOverload:
     def _call_miss(self, salted: int, args: tuple, kwargs: dict) -> Any:
         """Resolve a call the hot-path caches have not seen, cache it, and run it."""
         ks = tls.effective_keyset(salted)
+        if _trace_hook is not None:
+            return _trace_hook(self, ks, args, kwargs, "call")
         hit = self._cache.get(ks)
         if hit is None:
             hit = self._entry.resolve(ks)
@@ -133,7 +167,15 @@ class OpOverload:
     def _call_normalized(self, args: tuple, kwargs: dict) -> Any:
         """Dispatch arguments already bound and normalized against this op's schema."""
         ks = tls.effective_keyset(self._extract_keyset(args, kwargs) | _local.salt)
-        return self._redispatch_raw(ks, args, kwargs)
+        fn = self._plain_cache.get(ks)
+        if fn is not None:
+            return fn(*args, **kwargs)
+        hit = self._cache.get(ks)
+        if hit is None:
+            return self._resolve_and_run(ks, args, kwargs, "call")
+        if hit[1] == RAW:
+            return hit[0](self, hit[2], args, kwargs)
+        return _invoke(self, hit, args, kwargs)
 
     def _extract_keyset(self, args: tuple, kwargs: dict) -> int:
         ks = 0
@@ -157,10 +199,16 @@ class OpOverload:
             return fn(*args, **kwargs)
         hit = self._cache.get(ks)
         if hit is None:
-            hit = self._entry.resolve(ks)
+            return self._resolve_and_run(ks, args, kwargs, "redispatch")
         if hit[1] == RAW:  # feature kernels (autograd, Python key): the common non-plain case
             return hit[0](self, hit[2], args, kwargs)
         return _invoke(self, hit, args, kwargs)
+
+    def _resolve_and_run(self, ks: int, args: tuple, kwargs: dict, how: str) -> Any:
+        """The caches' miss path, and the one place a trace sees: resolve `ks`, cache, run."""
+        if _trace_hook is not None:
+            return _trace_hook(self, ks, args, kwargs, how)
+        return _invoke(self, self._entry.resolve(ks), args, kwargs)
 
     def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:
         """Call the kernel for `keyset` (typically a kernel's key set with its own key removed)."""
@@ -168,10 +216,15 @@ class OpOverload:
 
     def decompose(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CompositeImplicitAutograd kernel, or return NotImplemented if there is none."""
-        kernel = self._entry._active(DispatchKey.CompositeImplicitAutograd)
-        if kernel is None:
+        fn = self.decomposition()
+        if fn is None:
             return NotImplemented
-        return kernel.fn(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    def decomposition(self) -> Callable | None:
+        """The active CompositeImplicitAutograd kernel's function, or None."""
+        kernel = self._entry._active(DispatchKey.CompositeImplicitAutograd)
+        return None if kernel is None else kernel.fn
 
     # --- identity and description ----------------------------------------------------
 
@@ -207,9 +260,31 @@ class OpOverload:
         return hash(self.name())
 
 
-# OpOverload.__call__ as defined here: code that inlines its cached step checks that no trace
-# (trace.py) has swapped it
-PLAIN_CALL = OpOverload.__call__
+def call(op: OpOverload, ks: int, /, *args: Any) -> Any:
+    """op(*args) for arguments already in normalized positional form whose tensors' key sets
+    OR to `ks`: the one way code above the dispatcher calls an op once it has bound the
+    arguments itself (bindings, dunders, kernels built from other ops). The dispatch is the
+    full one (TLS, modes, autograd, fallbacks, a trace); only argument binding is skipped."""
+    salted = ks | _local.salt
+    fn = op._call_cache.get(salted)
+    if fn is not None:
+        return fn(*args)
+    hit = op._call_raw_cache.get(salted)
+    if hit is not None:
+        return hit[0](op, hit[1], args, {})
+    return op._call_miss(salted, args, {})
+
+
+def call_kw(op: OpOverload, ks: int, args: tuple, kwargs: dict) -> Any:
+    """call() for normalized arguments that include keyword-only ones."""
+    salted = ks | _local.salt
+    fn = op._call_cache.get(salted)
+    if fn is not None:
+        return fn(*args, **kwargs)
+    hit = op._call_raw_cache.get(salted)
+    if hit is not None:
+        return hit[0](op, hit[1], args, kwargs)
+    return op._call_miss(salted, args, kwargs)
 
 
 class OpOverloadPacket:

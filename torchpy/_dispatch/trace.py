@@ -8,8 +8,10 @@ it dispatched on, the key chosen, the table's label for that slot and where
 the kernel was registered. `TORCHPY_DISPATCH_TRACE=1` turns it on for the
 whole process.
 
-Tracing costs nothing when off: it swaps OpOverload's call methods for traced
-ones while active, instead of testing a flag on every call.
+Tracing costs nothing when off: it is a hook on the dispatcher's cache-miss path
+(`ops.set_trace_hook`). Installing it empties the resolution caches, and nothing is cached
+while it is installed, so every call and redispatch reaches it, whether the caches were
+warm or cold before; with no trace the hot path tests no flag.
 """
 
 from __future__ import annotations
@@ -21,12 +23,9 @@ import threading
 from typing import Any, Iterator, TextIO
 
 from . import keys as K
-from . import tls
+from . import ops
 from .dispatcher import keyset_repr
 from .ops import OpOverload
-
-_plain_call = OpOverload.__call__
-_plain_redispatch_raw = OpOverload._redispatch_raw
 
 
 class _TraceState(threading.local):
@@ -38,44 +37,34 @@ _streams: list[TextIO] = []  # active traces, innermost last
 _lock = threading.Lock()
 
 
-def _describe(op: OpOverload, ks: int) -> tuple[str, Any]:
+def _describe(op: OpOverload, ks: int) -> str:
     entry = op._entry
     try:
-        hit = entry.cache.get(ks) or entry.resolve(ks)
+        key = entry.lookup(ks)[3]
     except NotImplementedError:
-        key = K.highest_key(ks)
-        return f"-> {K.key_name(key)} [missing]", None
-    key = hit[3]
+        return f"-> {K.key_name(K.highest_key(ks))} [missing]"
     kernel = entry.table[key]
     where = kernel.debug if kernel is not None else ""
-    return f"-> {K.key_name(key)} [{entry.labels[key]}] {where}", hit
+    return f"-> {K.key_name(key)} [{entry.labels[key]}] {where}"
 
 
-def _traced_redispatch_raw(op: OpOverload, ks: int, args: tuple, kwargs: dict, how: str = "redispatch") -> Any:
-    decision, _ = _describe(op, ks)
+def _trace(op: OpOverload, ks: int, args: tuple, kwargs: dict, how: str) -> Any:
+    """The hook: one line for this call or redispatch, then the kernel, one level deeper."""
     stream = _streams[-1] if _streams else sys.stderr
-    stream.write(f"{'  ' * _state.depth}{how} {op.name()} {keyset_repr(ks)} {decision}\n")
+    stream.write(f"{'  ' * _state.depth}{how} {op.name()} {keyset_repr(ks)} {_describe(op, ks)}\n")
     _state.depth += 1
     try:
-        return _plain_redispatch_raw(op, ks, args, kwargs)
+        return ops.run_uncached(op, ks, args, kwargs)
     finally:
         _state.depth -= 1
 
 
-def _traced_call(op: OpOverload, /, *args: Any, **kwargs: Any) -> Any:
-    args, kwargs = op._binder.bind(args, kwargs)
-    ks = tls.effective_keyset(op._extract_keyset(args, kwargs) | tls.local.salt)
-    return _traced_redispatch_raw(op, ks, args, kwargs, how="call")
-
-
 def _install() -> None:
-    OpOverload.__call__ = _traced_call
-    OpOverload._redispatch_raw = _traced_redispatch_raw
+    ops.set_trace_hook(_trace)
 
 
 def _uninstall() -> None:
-    OpOverload.__call__ = _plain_call
-    OpOverload._redispatch_raw = _plain_redispatch_raw
+    ops.set_trace_hook(None)
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ import threading
 from typing import Any, Callable, Iterable, Iterator
 
 from .._dispatch import tls
-from .._dispatch.ops import PLAIN_CALL, OpOverload
+from .._dispatch.ops import call
 from .subclassing import as_subclass
 from .tensor import Tensor
 
@@ -228,7 +228,7 @@ def mode_checked(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        if state.modes and state.enabled:
+        if function_mode_active():
             return dispatch_to_mode(checked, args, kwargs)
         return fn(*args, **kwargs)
 
@@ -306,10 +306,14 @@ def _is_torch_function_enabled() -> bool:
     return state.enabled and state.subclasses_enabled
 
 
-def _is_torch_function_mode_enabled() -> bool:
-    """torch._C._is_torch_function_mode_enabled: a mode is pushed, and DisableTorchFunction is
-    not active."""
+def function_mode_active() -> bool:
+    """Whether a TorchFunctionMode must see a call: a mode is pushed, and DisableTorchFunction
+    is not active (torch._C._is_torch_function_mode_enabled). The one definition of the test;
+    bindings that take their fast path only without a mode ask it."""
     return bool(state.modes) and state.enabled
+
+
+_is_torch_function_mode_enabled = function_mode_active
 
 
 def _convert(ret: Any, cls: type) -> Any:
@@ -402,15 +406,14 @@ def run_default(cls: type, func: Any, fn: Callable, args: tuple, kwargs: dict) -
 _DECLINED = object()  # run_default_binary's "not a case it handles"
 
 
-def run_default_binary(func: Any, fn: Callable, a: Any, b: Any, thread: dict,
-                       raw_cache: dict | None = None) -> Any:
+def run_default_binary(func: Any, fn: Callable, a: Any, b: Any, thread: dict, fn_is_op: bool = False) -> Any:
     """default_handler_class and run_default in one step for a binary call on (a, b), the
     operator dunders' and pointwise bindings' common subclass case: `fn(a, b)` with subclasses'
     __torch_function__ off, the result given the class. _DECLINED when the general protocol
     must run (a mode, torch function disabled, two overriding classes, a class with its own
     __torch_function__). `thread`: the thread's TLS dict (the caller has read it already);
-    `raw_cache`: fn's _call_raw_cache when fn is an OpOverload and a, b tensors, whose cached
-    step (a subclass's key set reaches autograd's kernel) is then taken inline."""
+    `fn_is_op`: fn is an OpOverload and a, b tensors, so (a, b) is already its normalized form
+    and the dispatcher's call entry takes it without binding."""
     if thread["modes"] or not thread["enabled"] or not thread["subclasses_enabled"]:
         return _DECLINED
     cls, other = type(a), type(b)
@@ -429,9 +432,9 @@ def run_default_binary(func: Any, fn: Callable, a: Any, b: Any, thread: dict,
         return _DECLINED
     thread["subclasses_enabled"] = False
     try:
-        hit = None if raw_cache is None else raw_cache.get(a._keyset | b._keyset | thread["salt"])
-        if hit is not None and OpOverload.__call__ is PLAIN_CALL:
-            ret = hit[0](fn, hit[1], (a, b), {})
+        if fn_is_op:  # call()'s first step, inline (a subclass's key set reaches autograd's kernel)
+            hit = fn.probe_call_raw(a._keyset | b._keyset | thread["salt"])
+            ret = hit[0](fn, hit[1], (a, b), {}) if hit is not None else call(fn, a._keyset | b._keyset, a, b)
         else:
             ret = fn(a, b)
         if type(ret) is cls or func in _NO_WRAP:  # (a result of the class needs no converting)
@@ -570,7 +573,7 @@ def _init_subclass(cls: type, **kwargs: Any) -> None:
 # on Tensor carries copies that look at this thread's mode stack first (~0.1 us a call). Swapping
 # them in and out at every entry would cost ~10 us a time. Members that consult the protocol
 # themselves (their code calls one of its entry points) keep doing so.
-_PROTOCOL_ENTRY_POINTS = frozenset({"_moded", "needs_override", "dispatch_from_binding", "dispatch_to_mode",
+_PROTOCOL_ENTRY_POINTS = frozenset({"function_mode_active", "needs_override", "dispatch_from_binding", "dispatch_to_mode",
                                     "has_torch_function", "has_torch_function_unary",
                                     "handle_torch_function", "run_default_binary"})
 _own_members: dict[str, Any] = {}  # Tensor's own members, once it carries the copies

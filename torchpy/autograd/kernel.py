@@ -73,18 +73,9 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
         return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
     below = ks & BELOW_AUTOGRAD
-    fn = op._plain_cache.get(below)  # _redispatch_raw's first step, inline: every op passes here
+    fn = op.probe_redispatch(below)  # _redispatch_raw's first step, inline: every op passes here
     if fn is not None:
         return fn(*args, **kwargs)
-    return _feature_below(op, below, args, kwargs)
-
-
-def _feature_below(op: Any, below: int, args: tuple, kwargs: dict) -> Any:
-    """_redispatch_raw's second step, for a call whose kernel below autograd is not a plain
-    one: a feature kernel (the Python key under a mode) is called directly."""
-    hit = op._cache.get(below)
-    if hit is not None and hit[1] == RAW:
-        return hit[0](op, hit[2], args, kwargs)
     return op._redispatch_raw(below, args, kwargs)
 
 
@@ -92,7 +83,7 @@ def specialize(op: Any) -> Any:
     """autograd_kernel for one op, with its test unrolled where the op's tensors are its first
     one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    plain_cache, cache = op._plain_cache, op._cache  # the same dicts for the op's lifetime
+    probe, redispatch = op.probe_redispatch, op._redispatch_raw
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
 
     if layout == ((0, False),):
@@ -108,13 +99,10 @@ def specialize(op: Any) -> Any:
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
             below = ks & BELOW_AUTOGRAD
-            fn = plain_cache.get(below)  # _redispatch_raw's steps, inline: every op passes here
+            fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
-            hit = cache.get(below)  # a feature kernel below (the Python key under a mode)
-            if hit is not None and hit[1] == RAW:
-                return hit[0](op, hit[2], args, kwargs)
-            return op._redispatch_raw(below, args, kwargs)
+            return redispatch(below, args, kwargs)
 
         return one_tensor
     if layout == ((0, False), (1, False)):
@@ -132,13 +120,10 @@ def specialize(op: Any) -> Any:
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
             below = ks & BELOW_AUTOGRAD
-            fn = plain_cache.get(below)
+            fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
-            hit = cache.get(below)
-            if hit is not None and hit[1] == RAW:
-                return hit[0](op, hit[2], args, kwargs)
-            return op._redispatch_raw(below, args, kwargs)
+            return redispatch(below, args, kwargs)
 
         return two_tensors
     return autograd_kernel

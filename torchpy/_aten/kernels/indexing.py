@@ -25,9 +25,9 @@ from ..._dispatch import tls
 from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
+from ..._tensor.torch_function import function_mode_active
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
-from ..._tensor.torch_function import state as _function_state
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
 from ..registry import register
@@ -1213,16 +1213,12 @@ def generated_method(name: str) -> Callable:
     return method
 
 
-def no_torch_function_mode() -> bool:
-    return not (_function_state.modes and _function_state.enabled)
-
-
 def _dim_index_method(name: str, op_name: str) -> Callable:
     """x.<name>(dim, index) with a plain int dim and a Tensor index."""
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if not kwargs and len(args) == 2 and type(args[0]) is int and type(args[1]) is Tensor \
-                and no_torch_function_mode():
+                and not function_mode_active():
             index = args[1]
             return fast_call(fast_aten(op_name), self._keyset | index._keyset, self, args[0], index)
         return generated_method(name)(self, *args, **kwargs)

@@ -21,13 +21,14 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
+from ..._tensor.torch_function import function_mode_active
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
 from ..python_api import return_types
-from .indexing import aten_op, call_below_autograd, generated_method, no_torch_function_mode
+from .indexing import aten_op, call_below_autograd, generated_method
 from .variants import check_out_dtype, write_out
 
 
@@ -446,7 +447,7 @@ def _positional(args: tuple, types: tuple, defaults: tuple) -> tuple | None:
 
 def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, required: int = 0) -> Callable:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) >= required and no_torch_function_mode():
+        if not kwargs and len(args) >= required and not function_mode_active():
             normalized = _positional(args, types, defaults)
             if normalized is not None and len(normalized) >= required:
                 result = fast_call(fast_aten(op_name), self._keyset, self, *normalized)

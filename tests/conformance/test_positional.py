@@ -1,0 +1,118 @@
+"""Tensor methods' positional fast paths, generated from the schema (_aten/positional.py):
+the same aten calls, with the same normalized arguments, as torch's bindings make."""
+
+import pytest
+
+import torchpy
+from torchpy._aten.positional import make_positional_method, probe_tensor
+from torchpy._aten.python_api import PythonOp
+
+from .dispatch_log import assert_same_dispatch
+from tests.oracle import check, randn
+
+PLAIN_INT_CALLS = [
+    lambda t, x: x.diagonal(), lambda t, x: x.diagonal(0, 0, 1), lambda t, x: x.diagonal(1, 0, 1),
+    lambda t, x: x.diagonal(0, 1, 0), lambda t, x: x.flatten(), lambda t, x: x.flatten(0, -1),
+    lambda t, x: x.flatten(1), lambda t, x: x.flatten(0, 1), lambda t, x: x.split(1),
+    lambda t, x: x.split(1, 0), lambda t, x: x.split(1, 1), lambda t, x: x.chunk(2, 0),
+    lambda t, x: x.unbind(), lambda t, x: x.unbind(0), lambda t, x: x.unbind(1), lambda t, x: x.cumsum(0),
+    lambda t, x: x.narrow(1, 0, 2), lambda t, x: x.select(0, 1), lambda t, x: x.transpose(0, 1),
+    lambda t, x: x.movedim(0, 1), lambda t, x: x.unsqueeze(-1), lambda t, x: x.squeeze(0),
+    lambda t, x: x.t(), lambda t, x: x.clone(), lambda t, x: x.detach(),
+    lambda t, x: x.argmax(1), lambda t, x: x.softmax(0), lambda t, x: x.log_softmax(1),
+]
+
+
+PLAIN_TENSOR_CALLS = [
+    lambda t, x, y: x.view_as(y), lambda t, x, y: x.expand_as(y), lambda t, x, y: x.reshape_as(y),
+    lambda t, x, y: x.type_as(y), lambda t, x, y: x.mm(y.t()), lambda t, x, y: x.matmul(y.t()),
+    lambda t, x, y: x.clone().copy_(y), lambda t, x, y: x.maximum(y), lambda t, x, y: x.t().addmm(x, y),
+    lambda t, x, y: x.clone().lerp_(y, 0.5),
+]
+
+
+@pytest.mark.parametrize("index", range(len(PLAIN_TENSOR_CALLS)))
+def test_plain_tensor_calls_dispatch_as_torchs(index):
+    program = PLAIN_TENSOR_CALLS[index]
+    assert_same_dispatch(program, randn(3, 3), randn(3, 3, seed=1))
+    check(program, randn(3, 3), randn(3, 3, seed=1))
+
+
+@pytest.mark.parametrize("index", range(len(PLAIN_INT_CALLS)))
+def test_plain_int_calls_dispatch_as_torchs(index):
+    program = PLAIN_INT_CALLS[index]
+    assert_same_dispatch(program, randn(2, 3))
+    check(program, randn(2, 3))
+
+
+FUNCTION_CALLS = [
+    lambda t, x, y: t.transpose(x, 0, 1), lambda t, x, y: t.flatten(x), lambda t, x, y: t.flatten(x, 0, -1),
+    lambda t, x, y: t.diagonal(x, 0, 0, 1), lambda t, x, y: t.mm(x, y), lambda t, x, y: t.matmul(x, y),
+    lambda t, x, y: t.dot(x[0], y[0]), lambda t, x, y: t.mv(x, y[0]), lambda t, x, y: t.bmm(x[None], y[None]),
+    lambda t, x, y: t.cumsum(x, 1), lambda t, x, y: t.split(x, 1), lambda t, x, y: t.maximum(x, y),
+]
+
+
+@pytest.mark.parametrize("index", range(len(FUNCTION_CALLS)))
+def test_function_calls_dispatch_as_torchs(index):
+    program = FUNCTION_CALLS[index]
+    assert_same_dispatch(program, randn(3, 3), randn(3, 3, seed=1))
+    check(program, randn(3, 3), randn(3, 3, seed=1))
+
+
+def test_the_defaults_dropped_are_the_schemas():
+    lib = torchpy.library.Library("positionaltest", "DEF")
+    lib.define("f(Tensor self, int a=7, int b=-3) -> Tensor")
+    seen = []
+
+    def kernel(self, *args):
+        seen.append(args)
+        return self
+
+    lib.impl("f", kernel, "CPU")
+    method = make_positional_method(PythonOp("f", [torchpy.ops.positionaltest.f.default], is_method=True),
+                                    probe_tensor())
+    x = torchpy.tensor([1.0])
+    for args in [(), (7,), (7, -3), (1, -3), (7, 5), (1,)]:
+        method(x, *args)
+    assert seen == [(), (), (), (1,), (7, 5), (1,)]
+    lib._destroy()
+
+
+def test_modes_and_subclasses_still_see_the_call():
+    seen = []
+
+    class Mode(torchpy.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            seen.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    class Sub(torchpy.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append("sub " + func.__name__)
+            return super().__torch_function__(func, types, args, kwargs)
+
+    x = torchpy.ones(2, 3)
+    with Mode():
+        x.diagonal(0, 0, 1)
+    x.as_subclass(Sub).flatten(1)
+    assert seen == ["diagonal", "sub flatten"]
+    assert type(x.as_subclass(Sub).flatten(1)) is Sub
+
+
+class _NoBinding:
+    def bind(self, args, kwargs):
+        raise AssertionError("the fast path bound its arguments")
+
+
+@pytest.mark.parametrize("program, qualified", [
+    (lambda x: x.unsqueeze(0), "aten::unsqueeze"), (lambda x: x.diagonal(0, 0, 1), "aten::diagonal"),
+    (lambda x: x.t(), "aten::t"), (lambda x: x.view_as(x), "aten::view_as"), (lambda x: x.mm(x), "aten::mm"),
+    (lambda x: torchpy.transpose(x, 0, 1), "aten::transpose.int"), (lambda x: torchpy.mm(x, x), "aten::mm"),
+    (lambda x: torchpy.flatten(x), "aten::flatten.using_ints"),
+])
+def test_plain_calls_skip_the_binder(program, qualified, monkeypatch):
+    op = torchpy._dispatch.ops.op_for(qualified)
+    monkeypatch.setattr(op, "_binder", _NoBinding())
+    program(torchpy.ones(2, 2))
