@@ -29,56 +29,13 @@ from ..registry import register
 from .view import contiguous_strides_of, unsqueeze_geometry
 from .factory import check_shape
 from .variants import write_out
+from ..meta.layout import dense_strides_like, is_non_overlapping_and_dense, preserve_strides
 
 
 # --- layouts ----------------------------------------------------------------------------------
 
 
-def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """Whether the elements tile a block of memory exactly once, in some dimension order
-    (no elements at all counts as dense, whatever the strides)."""
-    if 0 in shape:
-        return True
-    if len(shape) == 1:
-        return shape[0] < 2 or strides[0] == 1
-    dims = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
-    expected = 1
-    for d in dims:
-        if strides[d] != expected:
-            return False
-        expected *= shape[d]
-    return True
-
-
-def dense_strides_like(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
-    """Contiguous strides in the dimension order of `strides` (what empty_like's preserve
-    format gives a tensor that is not dense). Dims are insertion-sorted innermost first by
-    stride, ties by size; a zero stride compares as ambiguous, so such dims do not move."""
-    ndim = len(shape)
-    order = list(range(ndim - 1, -1, -1))  # innermost first
-
-    def should_swap(a: int, b: int) -> int:
-        if strides[a] == 0 or strides[b] == 0:
-            return 0
-        if strides[a] != strides[b]:
-            return 1 if strides[a] > strides[b] else -1
-        return 1 if shape[a] > shape[b] else 0
-
-    for i in range(1, ndim):
-        j = i
-        for k in range(i - 1, -1, -1):
-            comparison = should_swap(order[k], order[j])
-            if comparison > 0:
-                order[k], order[j] = order[j], order[k]
-                j = k
-            elif comparison < 0:
-                break
-    result = [0] * ndim
-    running = 1
-    for d in order:
-        result[d] = running
-        running *= shape[d]  # a size-0 dim zeroes the outer strides, as PyTorch computes them
-    return tuple(result)
+# The layout rules live with the meta rules (they need no data).
 
 
 _CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # dims innermost first: C, W, H, (D), N
@@ -738,10 +695,12 @@ def _flip_dims(self: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = _flip_dims(self, dims)
     if self._device.type == "meta":
-        return meta_tensor(self._shape, self._dtype, contiguous_strides_of(self._shape))
-    # a C-order copy always (np.ascontiguousarray makes a 0-dim array 1-dim, and may hand back
-    # the input's own memory when the flipped view happens to be contiguous)
-    return fresh((np.flip(self._data, axes) if axes else self._data).copy(), self._dtype, None)
+        # torch's meta rule keeps the input's layout (its CPU kernel does not: below)
+        return meta_tensor(self._shape, self._dtype, preserve_strides(self._shape, self.stride()))
+    # a copy in the input's layout, as torch's (np.ascontiguousarray would make a 0-dim array
+    # 1-dim, and may hand back the input's own memory)
+    flipped = np.flip(self._data, axes) if axes else self._data
+    return fresh(flipped.copy(order="K"), self._dtype, preserve_strides(self._shape, self.stride()))
 
 
 @register("flip_out")

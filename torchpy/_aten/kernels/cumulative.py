@@ -29,7 +29,7 @@ def _scan(ufunc: np.ufunc, self: Tensor, dim: int, dtype: dtype | None) -> Tenso
     data = cast(self._data, compute)
     if ndim == 0:
         return wrap(data.copy(), result)
-    return wrap(ufunc.accumulate(data, axis=axis), result)
+    return wrap(np.asarray(ufunc.accumulate(data, axis=axis), order="C"), result)  # torch's: contiguous
 
 
 def cumsum(self: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:

@@ -52,6 +52,7 @@ from ..._tensor.fp_warnings import set_quiet as _set_quiet
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
 from .variants import check_out_dtype, write_inplace, write_out
+from ..meta.layout import elementwise_strides, iteration_order
 
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
@@ -155,42 +156,10 @@ def checked_scalar(value: Any, d: dtype) -> Any:
 # PyTorch's TensorIterator follows the first input whose strides decide. The two differ only
 # for several inputs of conflicting layouts, which is where `torch_layout` steps in.
 
-def _iteration_order(shape: tuple[int, ...], operands: list[np.ndarray]) -> list[int]:
-    """The dimensions from fastest to slowest, as TensorIterator orders them for `operands`:
-    an insertion sort by stride where the first operand with distinct, non-broadcast strides
-    decides (equal strides: the smaller dimension goes first)."""
-    ndim = len(shape)
-    strides = []
-    for a in operands:
-        offset = ndim - a.ndim
-        row = [0] * ndim
-        for i, (size, stride) in enumerate(zip(a.shape, a.strides)):
-            if size != 1 or shape[offset + i] == 1:  # broadcast dimensions have stride 0
-                row[offset + i] = stride
-        strides.append(row)
-
-    def should_swap(d0: int, d1: int) -> int:
-        for row in strides:
-            s0, s1 = row[d0], row[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return 1 if s0 > s1 else -1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    order = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(order[d0], order[d1])
-            if comparison > 0:
-                order[d0], order[d1] = order[d1], order[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return order
+def meta_strides(shape: tuple[int, ...], tensors: Iterable[Tensor]) -> tuple[int, ...]:
+    """The strides of a pointwise result over `tensors` on meta: the rule NumPy plus
+    `torch_layout` follow on CPU."""
+    return elementwise_strides(shape, [(t._shape, t.stride(), t._dtype.itemsize) for t in tensors])
 
 
 def torch_layout(out: np.ndarray, operands: Iterable[Any]) -> np.ndarray:
@@ -204,7 +173,7 @@ def torch_layout(out: np.ndarray, operands: Iterable[Any]) -> np.ndarray:
             break
     else:
         return out  # all C-contiguous: NumPy's result is too, as PyTorch's
-    slowest_first = _iteration_order(out.shape, arrays)[::-1]
+    slowest_first = iteration_order(out.shape, [(a.shape, a.strides) for a in arrays])[::-1]
     target = np.empty([out.shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
     if target.strides == out.strides:
         return out
@@ -369,7 +338,8 @@ def make_kernel(
         ops = args[:operands]
         tensors = [x for x in ops if isinstance(x, Tensor)]
         if any(t._data is None for t in tensors):
-            return meta_tensor(broadcast_shapes(*(t._shape for t in tensors)), plan[1])
+            shape = broadcast_shapes(*(t._shape for t in tensors))
+            return meta_tensor(shape, plan[1], meta_strides(shape, tensors))
         if cpu_check is not None:
             cpu_check(promoted, *args, **kwargs)
         if unsupported[promoted._index]:

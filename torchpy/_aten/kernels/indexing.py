@@ -27,6 +27,7 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.torch_function import function_mode_active
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..meta.layout import preserve_strides
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
@@ -115,8 +116,15 @@ def drop_trailing_false(args: tuple) -> tuple:
 def clone(t: Tensor) -> Tensor:
     """A fresh copy in self's layout (what the functional form of an in-place op starts from)."""
     if t._data is None:
-        return meta_tensor(t._shape, t._dtype)
+        return meta_tensor(t._shape, t._dtype, preserve_strides(t._shape, t.stride()))
     return from_array(np.array(t._data, copy=True, order="K"), t._dtype)  # preserve_format
+
+
+def contiguous_clone(t: Tensor) -> Tensor:
+    """A fresh contiguous copy (scatter's structured kernels allocate their result so)."""
+    if t._data is None:
+        return meta_tensor(t._shape, t._dtype)
+    return from_array(np.array(t._data, copy=True, order="C"), t._dtype)
 
 
 def check_no_internal_overlap(t: Tensor) -> None:
@@ -550,7 +558,7 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
     if idx.size == 0:
         return from_array(np.empty(index._shape, self._data.dtype), self._dtype)
     data = self._data.reshape(_shape1(self))
-    return from_array(data[_along_key(idx, dim)].reshape(index._shape), self._dtype)
+    return from_array(np.asarray(data[_along_key(idx, dim)].reshape(index._shape), order="C"), self._dtype)
 
 
 register("gather", gather)
@@ -665,7 +673,7 @@ def _functional(inplace: Callable) -> Callable:
     """The out-of-place form of an in-place kernel: run it on a copy of self."""
 
     def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return inplace(clone(self), *args, **kwargs)
+        return inplace(contiguous_clone(self), *args, **kwargs)
 
     functional.__name__ = inplace.__name__.rstrip("_")
     functional.__wrapped__ = inplace  # type: ignore[attr-defined]
@@ -966,7 +974,7 @@ def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     if self._data is None:
         base = meta_tensor(shape, self._dtype)
     else:
-        base = from_array(np.array(np.broadcast_to(self._data, shape)), self._dtype)
+        base = from_array(np.array(np.broadcast_to(self._data, shape), order="C"), self._dtype)
     return call_below_autograd("aten::masked_scatter_", (base, mask, source))
 
 

@@ -332,9 +332,11 @@ def _by_element(fn: Callable) -> Callable:
     """A float64 math-module function over an array (NumPy has no erf)."""
 
     def apply(xp: Any, x: Any) -> Any:
-        values = x.astype(np.float64)
-        flat = np.fromiter(map(fn, values.ravel().tolist()), np.float64, count=values.size)
-        return flat.reshape(values.shape).astype(x.dtype)
+        values = x.astype(np.float64)  # keeps x's layout (order K), as torch's result does
+        result = np.empty_like(values)
+        result.ravel(order="K")[...] = np.fromiter(map(fn, values.ravel(order="K").tolist()), np.float64,
+                                                   count=values.size)
+        return result.astype(x.dtype)
 
     return apply
 

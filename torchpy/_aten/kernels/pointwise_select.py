@@ -24,7 +24,7 @@ from ..registry import register
 from .bounds import maximum_with, minimum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
-    make_kernel, not_implemented, out_variant, promotion_operand, quiet, torch_layout,
+    make_kernel, meta_strides, not_implemented, out_variant, promotion_operand, quiet, torch_layout,
 )
 from .pointwise import aten
 from .variants import write_inplace, write_out
@@ -183,7 +183,8 @@ def _check_same_dtype(self: Tensor, other: Tensor, name: str) -> None:
 def _lerp(self: Tensor, end: Tensor, weight: Any, label: str, shapes: list) -> Tensor:
     shape = broadcast_shapes(*shapes)
     if self._data is None or end._data is None or getattr(weight, "_data", 0) is None:
-        return meta_tensor(shape, self._dtype)
+        tensors = [self, end] + ([weight] if isinstance(weight, Tensor) else [])
+        return meta_tensor(shape, self._dtype, meta_strides(shape, tensors))
     if self._dtype not in FLOATING_AND_COMPLEX:
         raise not_implemented(label, self._dtype)
     computation = promotion.opmath_dtype(self._dtype)._numpy
@@ -262,7 +263,7 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
     shape = broadcast_shapes(*(t._shape for t in tensors))
     if any(t._data is None for t in tensors):
-        return meta_tensor(shape, result)
+        return meta_tensor(shape, result, meta_strides(shape, tensors))
     np_result = result._numpy
     arrays = (condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
               _operand_array(other, np_result))

@@ -1,186 +1,174 @@
 """Sum-like reductions: sum, nansum, mean, prod, count_nonzero, any, all.
 
-Each op is array code (NumPy over the input, cast to the computation dtype) behind a
-Tensor-level adapter that applies the op's dtype rule and builds meta results.
-Dtype rules, as PyTorch's:
-  sum / prod / nansum   integers and bool widen to int64; dtype= casts the input first
-  mean                  floating or complex only (dtype= may make an integer input valid)
-  count_nonzero         int64
-  any / all             bool, except uint8 in, uint8 out
+The array code takes the array module `xp` and arrays (`*_values`); the CPU kernels are thin
+adapters that take the axes, output shape and dtype from the meta rules (meta/reduction.py),
+hand `self`'s array to the array code and wrap the result. The Meta kernels are the meta rules
+themselves, registered here beside the CPU ones (`<name>_meta`), with their out= forms.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
-from ..._tensor.tensor import Tensor, from_array
-from .reduction_util import (
-    accumulate_dtype, cast, check_out_dtype, is_floating_or_complex, is_integral, layout, meta,
-    out_kernel, reduction_size, register_kernel, wrap,
-)
+from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..meta import reduction as rules
+from .reduction_util import accumulate_dtype, cast, check_out_dtype, out_kernel, reduction_size, register_kernel, wrap
 from .variants import write_out
 
 _int64 = _dt.int64
-_add_reduce = np.add.reduce  # ufunc.reduce directly: np.sum's wrapper costs more than the sum
-_multiply_reduce = np.multiply.reduce
+Array = Any
 
 
-def _widened(self_dtype: dtype, requested: dtype | None) -> dtype:
-    """sum/prod's result dtype: dtype= if given; integers and bool widen to int64."""
-    if requested is not None:
-        return requested
-    return _int64 if is_integral(self_dtype) else self_dtype
+# --- array code ------------------------------------------------------------------------------------
 
 
-# --- sum / nansum / prod -------------------------------------------------------------------------
+def sum_values(xp: Any, data: Array, axes: rules.Axes, keepdim: bool, compute: np.dtype) -> Array:
+    # ufunc.reduce directly: np.sum's wrapper costs more than the sum
+    return xp.add.reduce(cast(data, compute), axes, None, None, keepdim)
 
+
+def nansum_values(xp: Any, data: Array, axes: rules.Axes, keepdim: bool, compute: np.dtype) -> Array:
+    return xp.nansum(cast(data, compute), axis=axes, keepdims=keepdim)
+
+
+def prod_values(xp: Any, data: Array, axes: rules.Axes, keepdim: bool, compute: np.dtype) -> Array:
+    return xp.multiply.reduce(cast(data, compute), axes, None, None, keepdim)
+
+
+def mean_values(xp: Any, data: Array, axes: rules.Axes, keepdim: bool, result: np.dtype, compute: np.dtype,
+                count: int) -> Array:
+    # PyTorch divides the (rounded) sum by the count in the result dtype (0 / 0: nan).
+    total = xp.asarray(sum_values(xp, data, axes, keepdim, compute)).astype(result, copy=False)
+    return total / count
+
+
+def count_nonzero_values(xp: Any, data: Array, axes: rules.Axes) -> Array:
+    return xp.count_nonzero(data, axis=axes)
+
+
+def logical_values(xp: Any, ufunc: Any, data: Array, axes: rules.Axes, keepdim: bool) -> Array:
+    truth = data if data.dtype == xp.bool_ else data != 0
+    return ufunc.reduce(truth, axis=axes, keepdims=keepdim)
+
+
+# --- CPU kernels: the adapters ---------------------------------------------------------------------
 
 # Summed in their own dtype with no widening or accumulation type: sum() is one NumPy reduce.
 _SUMMED_AS_IS = frozenset({_dt.float32, _dt.float64})
+_add_reduce = np.add.reduce
 
 
-def sum_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool, compute: np.dtype) -> Any:
-    return _add_reduce(cast(data, compute), axes, None, None, keepdim)
-
-
-def _summed_as_is(self: Tensor, dim: Any, keepdim: bool) -> tuple[Any, tuple[int, ...] | None] | None:
-    """(NumPy sum, axes) of a float32 / float64 tensor over no dim or one (x.sum(), x.sum(0),
+def _summed_as_is(data: Array, shape: tuple[int, ...], dim: Any, keepdim: bool) -> tuple[Any, rules.Axes] | None:
+    """(NumPy sum, axes) of a float32 / float64 array over no dim or one (x.sum(), x.sum(0),
     the un-broadcasting in autograd): one reduce, no dtype work. None for any other case."""
     if dim is None:
-        return None if keepdim else (_add_reduce(self._data, None), None)
+        return None if keepdim else (_add_reduce(data, None), None)
     if type(dim) is list and len(dim) == 1:
-        axes = layout(self, dim, keepdim)[0]
-        return _add_reduce(self._data, axes, None, None, keepdim), axes
+        axes = rules.reduction(shape, dim, keepdim)[0]
+        return _add_reduce(data, axes, None, None, keepdim), axes
     return None
 
 
+def _widening(values: Callable) -> Callable:
+    """A CPU kernel for sum / nansum / prod: widened dtype, computed in its accumulation type."""
+
+    def kernel(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+        result = rules.widened_dtype(self._dtype, dtype)
+        axes = rules.reduction(self._shape, dim, keepdim)[0]
+        return wrap(values(np, self._data, axes, keepdim, accumulate_dtype(result)), result)
+
+    kernel.__name__ = kernel.__qualname__ = values.__name__.replace("_values", "")
+    return kernel
+
+
+_sum, prod = _widening(sum_values), _widening(prod_values)
+_nansum = _widening(nansum_values)
+
+
 def sum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
-        summed = _summed_as_is(self, dim, keepdim)
+    if dtype is None and self._dtype in _SUMMED_AS_IS:
+        summed = _summed_as_is(self._data, self._shape, dim, keepdim)
         if summed is not None:
             total = summed[0]
             return from_array(total if type(total) is np.ndarray else np.asarray(total), self._dtype)
-    result = _widened(self._dtype, dtype)
-    axes, shape = layout(self, dim, keepdim)
-    if self._data is None:
-        return meta(shape, result)
-    return wrap(sum_array(self._data, axes, keepdim, accumulate_dtype(result)), result)
+    return _sum(self, dim, keepdim, dtype=dtype)
 
 
 def nansum(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    if self._dtype.is_complex and self._data is not None:  # a CPU kernel check, not a meta one
+    if self._dtype.is_complex:  # a CPU kernel check, not a meta one
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    result = _widened(self._dtype, dtype)
-    axes, shape = layout(self, dim, keepdim)
-    if self._data is None:
-        return meta(shape, result)
-    return wrap(np.nansum(cast(self._data, accumulate_dtype(result)), axis=axes, keepdims=keepdim), result)
-
-
-def nansum_out(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None,
-               out: Tensor) -> Tensor:
-    if dtype is not None and dtype is not out._dtype:
-        raise RuntimeError(
-            f"nansum: provided dtype must match dtype of result. Got {out._dtype._c10_name} and "
-            f"{dtype._c10_name}."
-        )
-    return write_out(out, nansum(self, dim, keepdim, dtype=out._dtype))
-
-
-def prod(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    result = _widened(self._dtype, dtype)
-    axes, shape = layout(self, dim, keepdim)
-    if self._data is None:
-        return meta(shape, result)
-    return wrap(_multiply_reduce(cast(self._data, accumulate_dtype(result)), axes, None, None, keepdim), result)
-
-
-# --- mean ------------------------------------------------------------------------------------------
-
-
-def _mean_dtype(self_dtype: dtype, requested: dtype | None, on_meta: bool = False) -> dtype:
-    if requested is None:
-        if not is_floating_or_complex(self_dtype):
-            shown = self_dtype if on_meta else self_dtype._c10_name  # the meta function prints torch.int64
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating point "
-                f"or complex dtype. Got: {shown}"
-            )
-        return self_dtype
-    if not is_floating_or_complex(requested):
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Optional dtype must be either a floating point "
-            f"or complex dtype. Got: {requested._c10_name}"
-        )
-    return requested
+    return _nansum(self, dim, keepdim, dtype=dtype)
 
 
 def mean(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    if dtype is None and self._dtype in _SUMMED_AS_IS and self._data is not None:
-        summed = _summed_as_is(self, dim, keepdim)
+    data = self._data
+    if dtype is None and self._dtype in _SUMMED_AS_IS:
+        summed = _summed_as_is(data, self._shape, dim, keepdim)
         if summed is not None:
             total, axes = summed  # divided in the tensor's dtype, as PyTorch's mean does
             return from_array(np.asarray(total / reduction_size(self._shape, axes)), self._dtype)
-    result = _mean_dtype(self._dtype, dtype, self._data is None)
-    axes, shape = layout(self, dim, keepdim)
-    if self._data is None:
-        return meta(shape, result)
-    # PyTorch divides the (rounded) sum by the count in the result dtype.
-    total = wrap(sum_array(self._data, axes, keepdim, accumulate_dtype(result)), result)._data
-    return wrap(total / reduction_size(self._shape, axes), result)  # 0 / 0: nan, as PyTorch's
-
-
-def mean_out(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None,
-             out: Tensor) -> Tensor:
-    if dtype is None:
-        _mean_dtype(self._dtype, None)  # an integer input is an error even with a float out
-        if is_floating_or_complex(out._dtype):
-            dtype = out._dtype  # computed in out's dtype, as PyTorch's mean.out does
-    else:
-        check_out_dtype(out, dtype)
-    return write_out(out, mean(self, dim, keepdim, dtype=dtype))
-
-
-# --- count_nonzero / any / all ---------------------------------------------------------------------
+    result = rules.mean_dtype(self._dtype, dtype)
+    axes = rules.reduction(self._shape, dim, keepdim)[0]
+    count = reduction_size(self._shape, axes)
+    return wrap(mean_values(np, data, axes, keepdim, result._numpy, accumulate_dtype(result), count), result)
 
 
 def count_nonzero(self: Tensor, dim: Any = None) -> Tensor:
-    axes, shape = layout(self, dim, False)
-    if self._data is None:
-        return meta(shape, _int64)
-    return wrap(np.count_nonzero(self._data, axis=axes), _int64)
+    return wrap(count_nonzero_values(np, self._data, rules.reduction(self._shape, dim, False)[0]), _int64)
 
 
-def _logical_reduce(ufunc: np.ufunc, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    # any/all.dims with dim=[] reduce nothing (unlike sum), so [] is not "all dims" here.
-    axes, shape = layout(self, dim, keepdim, all_if_empty=False)
-    result = _dt.uint8 if self._dtype is _dt.uint8 else _dt.bool
-    if self._data is None:
-        return meta(shape, result)
-    data = self._data
-    truth = data if data.dtype == np.bool_ else data != 0
-    return wrap(ufunc.reduce(truth, axis=axes, keepdims=keepdim), result)
+def _logical(ufunc: np.ufunc) -> Callable:
+    def kernel(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        axes = rules.reduction(self._shape, dim, keepdim, all_if_empty=False)[0]
+        return wrap(logical_values(np, ufunc, self._data, axes, keepdim), rules.logical_dtype(self._dtype))
+
+    return kernel
 
 
-def any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return _logical_reduce(np.logical_or, self, dim, keepdim)
+any, all = _logical(np.logical_or), _logical(np.logical_and)
 
 
-def all(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
-    return _logical_reduce(np.logical_and, self, dim, keepdim)
+# --- out= kernels (one builder serves CPU and Meta) ------------------------------------------------
 
 
-def _logical_out(name: str, functional: Any) -> Any:
+def _nansum_out(functional: Callable) -> Callable:
+    def kernel(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None,
+               out: Tensor) -> Tensor:
+        if dtype is not None and dtype is not out._dtype:
+            raise RuntimeError(
+                f"nansum: provided dtype must match dtype of result. Got {out._dtype._c10_name} and "
+                f"{dtype._c10_name}."
+            )
+        return write_out(out, functional(self, dim, keepdim, dtype=out._dtype))
+
+    return kernel
+
+
+def _mean_out(functional: Callable) -> Callable:
+    def kernel(self: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: dtype | None = None,
+               out: Tensor) -> Tensor:
+        if dtype is None:
+            rules.mean_dtype(self._dtype, None)  # an integer input is an error even with a float out
+            if rules.is_floating_or_complex(out._dtype):
+                dtype = out._dtype  # computed in out's dtype, as PyTorch's mean.out does
+        else:
+            check_out_dtype(out, dtype)
+        return write_out(out, functional(self, dim, keepdim, dtype=dtype))
+
+    return kernel
+
+
+def _logical_out(name: str, functional: Callable, retype: Callable[[Tensor, dtype], Tensor]) -> Callable:
     def kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         if out._dtype is not _dt.bool and out._dtype is not _dt.uint8:
             raise RuntimeError(f"{name} only supports bool tensor for result, got: {out._dtype._c10_name}")
         result = functional(self, *args, **kwargs)
         if result._dtype is not out._dtype:  # uint8 <-> bool: the truth values carry over
-            result = meta(result._shape, out._dtype) if result._data is None else wrap(result._data, out._dtype)
+            result = retype(result, out._dtype)
         return write_out(out, result)
 
     kernel.__name__ = f"{name}_out"
@@ -188,31 +176,42 @@ def _logical_out(name: str, functional: Any) -> Any:
     return kernel
 
 
-# --- registration ----------------------------------------------------------------------------------
+# --- registration: CPU kernels under the op's name, Meta kernels as <name>_meta -------------------
 
 
-register_kernel("sum", sum)
-register_kernel("sum_dim", sum)
-register_kernel("sum_out", out_kernel(sum, "exact"))
-register_kernel("sum_dim_out", out_kernel(sum, "dtype"))
-register_kernel("nansum", nansum)
-register_kernel("nansum_out", nansum_out)
-register_kernel("prod", prod)
-register_kernel("prod_dim", prod)
-register_kernel("prod_out", out_kernel(prod, "exact"))
-register_kernel("prod_dim_out", out_kernel(prod, "dtype"))
-register_kernel("mean", mean)
-register_kernel("mean_dim", mean)
+def _register(name: str, cpu: Callable, meta: Callable, out: Callable | None = None) -> None:
+    register_kernel(name, cpu)
+    register_kernel(f"{name}_meta", meta)
+    if out is not None:
+        register_kernel(f"{name}_out", out(cpu))
+        register_kernel(f"{name}_out_meta", out(meta))
+
+
+_exact = lambda functional: out_kernel(functional, "exact")  # noqa: E731
+_dtype_policy = lambda functional: out_kernel(functional, "dtype")  # noqa: E731
+
+_register("sum", sum, rules.sum, _exact)
+_register("sum_dim", sum, rules.sum, _dtype_policy)
+_register("nansum", nansum, rules.nansum, _nansum_out)
+_register("prod", prod, rules.prod, _exact)
+_register("prod_dim", prod, rules.prod, _dtype_policy)
+_register("mean", mean, rules.mean)
+_register("mean_dim", mean, rules.mean, _mean_out)
 register_kernel("mean_dtype_out", out_kernel(mean, "exact"))
-register_kernel("mean_dim_out", mean_out)
-register_kernel("count_nonzero", count_nonzero)
-register_kernel("count_nonzero_dims", count_nonzero)
-register_kernel("count_nonzero_out", out_kernel(count_nonzero, "exact"))
-register_kernel("count_nonzero_dims_out", out_kernel(count_nonzero, "exact"))
-for _name, _fn in (("any", any), ("all", all)):
-    register_kernel(_name, _fn)
-    register_kernel(f"{_name}_dim", _fn)
-    register_kernel(f"{_name}_dims", _fn)
-    register_kernel(f"{_name}_out", _logical_out(_name, _fn))
-    register_kernel(f"{_name}_dim_out", _logical_out(_name, _fn))
-    register_kernel(f"{_name}_dims_out", _logical_out(_name, _fn))
+register_kernel("mean_dtype_out_meta", out_kernel(rules.mean, "exact"))
+_register("count_nonzero", count_nonzero, rules.count_nonzero, _exact)
+_register("count_nonzero_dims", count_nonzero, rules.count_nonzero, _exact)
+def _retype_cpu(result: Tensor, d: dtype) -> Tensor:
+    return wrap(result._data, d)
+
+
+def _retype_meta(result: Tensor, d: dtype) -> Tensor:
+    return meta_tensor(result._shape, d)
+
+
+for _name, _cpu, _meta in (("any", any, rules.any), ("all", all, rules.all)):
+    for _form in (_name, f"{_name}_dim", f"{_name}_dims"):
+        register_kernel(_form, _cpu)
+        register_kernel(f"{_form}_meta", _meta)
+        register_kernel(f"{_form}_out", _logical_out(_name, _cpu, _retype_cpu))
+        register_kernel(f"{_form}_out_meta", _logical_out(_name, _meta, _retype_meta))

@@ -18,15 +18,12 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..meta.reduction import is_floating_or_complex, normalize_dims, reduced_shape, reduction  # noqa: F401 (re-exported)
 from ..registry import register
 from .variants import check_out_dtype, write_out
 
 # 16-bit floats are accumulated in float32, as PyTorch's CPU kernels do (acc_type).
 _ACCUMULATE = {_dt.float16: np.dtype(np.float32), _dt.bfloat16: np.dtype(np.float32)}
-
-
-def is_floating_or_complex(d: dtype) -> bool:
-    return d.is_floating_point or d.is_complex
 
 
 def is_integral(d: dtype) -> bool:
@@ -90,55 +87,9 @@ def register_kernel(name: str, fn: Callable) -> Callable:
 # --- dims ------------------------------------------------------------------------------------
 
 
-def normalize_dims(dim: int | Sequence[int] | None, ndim: int, all_if_empty: bool = True) -> tuple[int, ...] | None:
-    """Sorted, wrapped dims to reduce; None means every dim.
-
-    `dim=None` reduces every dim; so does `dim=[]` for most reductions (all_if_empty),
-    though any/all.dims treat [] as "no dims". A dim named twice is PyTorch's error.
-    """
-    if dim is None:
-        return None
-    if isinstance(dim, int):
-        axis = _wrap_dim(dim, ndim)
-        return (axis,) if ndim else ()
-    if not dim:
-        return None if all_if_empty else ()
-    seen = 0
-    for d in dim:
-        wrapped = _wrap_dim(d, ndim)
-        bit = 1 << wrapped
-        if seen & bit:
-            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
-        seen |= bit
-    if not ndim:
-        return ()  # a 0-dim tensor accepts dims 0 and -1 and has nothing to reduce
-    return tuple(i for i in range(ndim) if seen >> i & 1)
-
-
-def reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None, keepdim: bool) -> tuple[int, ...]:
-    """The output shape of reducing `axes` (None: all) of `shape`."""
-    if axes is None:
-        return (1,) * len(shape) if keepdim else ()
-    if keepdim:
-        return tuple(1 if i in axes else s for i, s in enumerate(shape))
-    return tuple(s for i, s in enumerate(shape) if i not in axes)
-
-
 def layout(self: Tensor, dim: Any, keepdim: bool, all_if_empty: bool = True) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
-    """(NumPy axes, output shape) for reducing `dim` of `self`."""
-    shape = self._shape
-    if dim is None:
-        return None, ((1,) * len(shape) if keepdim else ())
-    if type(dim) is list and len(dim) == 1 and shape:  # the common x.sum(0): no general pass
-        axis = dim[0]
-        ndim = len(shape)
-        if -ndim <= axis < 0:
-            axis += ndim
-        elif not 0 <= axis < ndim:
-            _wrap_dim(axis, ndim)  # raises PyTorch's IndexError
-        return (axis,), shape[:axis] + ((1,) if keepdim else ()) + shape[axis + 1:]
-    axes = normalize_dims(dim, len(shape), all_if_empty)
-    return axes, reduced_shape(shape, axes, keepdim)
+    """(NumPy axes, output shape) for reducing `dim` of `self` (the meta rule's)."""
+    return reduction(self._shape, dim, keepdim, all_if_empty)
 
 
 def reduction_size(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> int:

@@ -50,7 +50,7 @@ def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool)
     values = data.astype(precision) if data.dtype != precision else data
     if ndim == 0:
         return wrap(compute(values.reshape(1), 0).reshape(()), d)
-    return wrap(compute(values, axis), d)
+    return wrap(np.asarray(compute(values, axis), order="C"), d)  # torch's result: contiguous
 
 
 def _meta_result(name: str, self: Tensor, dim: int, half_to_float: bool) -> Tensor:

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.tensor import Tensor, _wrap_dim
+from ..._tensor.tensor import Tensor, _wrap_dim, meta_tensor
+from .elementwise import meta_strides
 from .reduction_util import accumulate_dtype, meta, out_kernel, register_kernel, wrap
 
 
@@ -31,13 +32,15 @@ def _apply(compute: Any, grad_output: Tensor, output: Tensor, dim: int, input_dt
     # With half_to_float the forward returned float32 for a 16-bit input: the gradient goes back.
     d = input_dtype if input_dtype != grad_output._dtype else grad_output._dtype
     if output._data is None:
+        if compute is _log_softmax_grad:  # torch's meta rule is elementwise (its CPU kernel's is not)
+            return meta_tensor(output._shape, d, meta_strides(output._shape, (grad_output, output)))
         return meta(output._shape, d)
     precision = accumulate_dtype(grad_output._dtype)
     grad = np.asarray(grad_output._data, dtype=precision)
     out = np.asarray(output._data, dtype=precision)
     if ndim == 0:
         return wrap(compute(grad.reshape(1), out.reshape(1), 0).reshape(()), d)
-    return wrap(compute(grad, out, axis), d)
+    return wrap(np.asarray(compute(grad, out, axis), order="C"), d)  # torch's CPU result: contiguous
 
 
 def _softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, input_dtype: _dt.dtype) -> Tensor:

@@ -24,6 +24,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.torch_function import function_mode_active
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..meta.layout import preserve_strides
 from ..registry import register
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
@@ -74,8 +75,9 @@ def _check_sortable(self: Tensor, what: str) -> None:
 
 def sort_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     dim = _wrap_dim(dim, len(self._shape))
-    if self._data is None:
-        return meta_tensor(self._shape, self._dtype), meta_tensor(self._shape, _dt.int64)
+    if self._data is None:  # both results in self's layout, as torch's sort allocates them
+        strides = preserve_strides(self._shape, self.stride())
+        return meta_tensor(self._shape, self._dtype, strides), meta_tensor(self._shape, _dt.int64, strides)
     _check_sortable(self, "Sort")
     data = self._data
     if not self._shape:
@@ -204,7 +206,8 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
         return from_array(self._data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
     rows, moved = as_rows(self._data, dim)
     order, values = _topk_rows(rows, k, largest, sorted)
-    return from_array(from_rows(values, moved, dim), self._dtype), from_array(from_rows(order, moved, dim), _dt.int64)
+    values, order = (np.asarray(from_rows(a, moved, dim), order="C") for a in (values, order))  # torch's: contiguous
+    return from_array(values, self._dtype), from_array(order, _dt.int64)
 
 
 def _topk_rows(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> tuple[np.ndarray, np.ndarray]:
