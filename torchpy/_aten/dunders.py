@@ -40,6 +40,7 @@ from .._dispatch.keys import DispatchKey
 from .._dispatch.ops import OpOverload as _OpOverload
 from .fastcall import _PLAIN_CALL, call  # _PLAIN_CALL: OpOverload.__call__ unless a trace swapped it
 from .kernels.elementwise import quiet
+from .build import FUNCTIONS
 from .python_api import PythonOp
 
 _local = _tls.local
@@ -321,8 +322,6 @@ def _where_method(where: PythonOp) -> Callable:
 
 def install(methods: dict[str, PythonOp]) -> None:
     """Attach the operator dunders (and Tensor.where) to Tensor."""
-    from .build import FUNCTIONS
-
     dunders: dict[str, Callable] = {}
     for name, (tensor_op, number_op) in _BINARY.items():
         dunders[name] = _binary(name, tensor_op, number_op)

@@ -176,8 +176,7 @@ class OperatorEntry:
 
     def resolve(self, ks: int) -> tuple:
         """Find the kernel for raw key set `ks`; cache and return (fn, calling, masked ks, key)."""
-        backend = (ks & K.BACKEND_MASK).bit_length()
-        masked = ks & ~self._fallthrough_bits(backend)
+        masked = K.without(ks, self._fallthrough_bits(K.highest_backend(ks)))
         key = K.highest_key(masked)
         kernel = self.table[key]
         if kernel is None or kernel.is_fallthrough:
