@@ -13,7 +13,16 @@ from ._dispatch import keys as _keys
 from ._dispatch import tls as _tls
 from ._dispatch.dispatcher import dispatcher as _dispatcher
 from ._dispatch.keys import BackendComponent, DispatchKey, DispatchKeySet
+from ._dispatch.library import dispatch_key_for_device
 from ._dispatch.schema import FunctionSchema, parse_schema
+from ._aten import public_functions
+from ._tensor.subclassing import _disabled_torch_dispatch_impl  # noqa: F401
+from ._tensor.torch_function import (  # noqa: F401
+    DisableTorchFunction, DisableTorchFunctionSubclass, _disabled_torch_function_impl, _is_torch_function_enabled,
+    _is_torch_function_mode_enabled,
+)
+from .autograd.engine import current_graph_task_id
+from .utils._python_dispatch import _DisableTorchDispatch  # noqa: F401
 
 __all__ = [
     "BackendComponent", "DispatchKey", "DispatchKeySet", "FunctionSchema", "parse_schema",
@@ -124,32 +133,15 @@ _after_ADInplaceOrView_keyset = DispatchKeySet.from_raw_repr(_keys.full_after(Di
 
 def _dispatch_key_for_device(device_type: str) -> str:
     """"cpu" -> "CPU": the backend key a device type's kernels go to."""
-    from ._dispatch.library import dispatch_key_for_device
-
     return dispatch_key_for_device(device_type)
 
 
+_current_graph_task_id = current_graph_task_id
+
+
 def __getattr__(name: str):
-    # Names whose modules import torchpy's upper layers, resolved on first use.
-    if name == "_DisableTorchDispatch":
-        from .utils._python_dispatch import _DisableTorchDispatch
-
-        return _DisableTorchDispatch
-    if name in ("DisableTorchFunction", "DisableTorchFunctionSubclass", "_disabled_torch_function_impl",
-                "_is_torch_function_enabled", "_is_torch_function_mode_enabled"):
-        from ._tensor import torch_function
-
-        return getattr(torch_function, name)
-    if name == "_current_graph_task_id":
-        from .autograd.engine import current_graph_task_id
-
-        return current_graph_task_id
     if name == "_nn":
-        return _nn_module()
-    if name == "_disabled_torch_dispatch_impl":
-        from ._tensor.subclassing import _disabled_torch_dispatch_impl
-
-        return _disabled_torch_dispatch_impl
+        return _nn_module()  # made on first use
     raise AttributeError(f"module 'torchpy._C' has no attribute '{name}'")
 
 
@@ -160,8 +152,6 @@ def _nn_module() -> Any:
 
     module = sys.modules.get("torchpy._C._nn")
     if module is None:
-        from ._aten import public_functions
-
         module = types.ModuleType("torchpy._C._nn")
         module.__dict__.update(public_functions("nn"))
         sys.modules["torchpy._C._nn"] = module

@@ -5,7 +5,7 @@ dispatch trace), the Tensor object model on NumPy, and the operator library
 generated from native_functions/*.yaml.
 """
 
-from . import _C, _features  # noqa: F401
+from . import _features  # noqa: F401
 from ._dispatch.ops import ops  # noqa: F401
 from ._dispatch.trace import dispatch_trace  # noqa: F401
 from ._tensor.creation import as_tensor, from_numpy, is_tensor, tensor  # noqa: F401
@@ -22,24 +22,15 @@ from ._tensor.finfo import finfo, iinfo  # noqa: F401
 from ._tensor.printing import get_printoptions, set_printoptions  # noqa: F401
 from ._tensor.promotion import can_cast, promote_types  # noqa: F401
 from ._tensor.tensor import Size, Tensor, UntypedStorage  # noqa: F401
-from ._tensor.torch_function import mode_checked as _mode_checked
+from . import _aten  # noqa: E402  (builds the op table onto Tensor and the public functions)
 
-# ignored by __torch_function__ in torch, but its modes see them (they pass its argument parser)
-tensor, as_tensor, can_cast, promote_types = map(_mode_checked, (tensor, as_tensor, can_cast, promote_types))
-from . import _aten  # noqa: E402  (builds the op table onto Tensor and into this module)
-
-globals().update(_aten.public_functions())
+# torchpy.add, torchpy.zeros, ..., and the mode-checked tensor / as_tensor / can_cast / promote_types
+globals().update(vars(_aten.public.functions))
 from ._aten.kernels.random import (  # noqa: E402,F401
     Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
 )
-from ._aten.kernels.einsum import einsum_public as einsum  # noqa: E402,F401  (varargs and sublists: Python-level in torch)
-from ._aten import fast_functions  # noqa: E402
-
-fast_functions.install(globals())  # binder-free torchpy.zeros(2, 3), torchpy.mm(a, b), a.matmul(b), ...
 from ._typename import typename  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
-from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in torch too)
-from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)
 from .autograd import (  # noqa: E402,F401
@@ -52,6 +43,7 @@ from .autograd.anomaly_mode import (  # noqa: E402,F401
 )
 
 from . import nn, optim  # noqa: E402,F401  (built on autograd)
+from . import _C  # noqa: E402  (torch._C's names, over every layer below)
 
 __version__ = "0.0.1"
 from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)

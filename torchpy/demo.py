@@ -13,7 +13,9 @@ from __future__ import annotations
 import sys
 
 import torchpy
+from torchpy.testing._internal.logging_tensor import LoggingTensorMode, capture_logs
 from torchpy.utils._python_dispatch import TorchDispatchMode
+from torchpy.utils.flop_counter import FlopCounterMode
 
 
 def section(title: str) -> None:
@@ -96,9 +98,6 @@ def mode_tour() -> None:
 
 
 def logging_and_flops_tour() -> None:
-    from torchpy.testing._internal.logging_tensor import LoggingTensorMode, capture_logs
-    from torchpy.utils.flop_counter import FlopCounterMode
-
     section("LoggingTensorMode: every aten call of a forward and backward pass, as torch logs it")
     w = torchpy.ones(3, 2, requires_grad=True)
     with capture_logs(is_mode=True) as logs, LoggingTensorMode():

@@ -1,5 +1,5 @@
 """torchpy.linalg: the functions the op table puts in torch.linalg (python_module: linalg)."""
 
-from . import _aten
+from ._aten import public as _public
 
-globals().update(_aten.public_functions("linalg"))
+globals().update(vars(_public.linalg))

@@ -7,6 +7,9 @@ import keyword
 from types import ModuleType
 from typing import Any, Callable
 
+import torchpy  # the namespace these functions enumerate; torchpy imports this module last
+import torchpy.nn.functional as F
+
 from ._tensor.tensor import Tensor
 from ._tensor.torch_function import (  # noqa: F401
     DisableTorchFunction,
@@ -28,9 +31,6 @@ from ._tensor.torch_function import (  # noqa: F401
 
 def get_overridable_functions() -> dict[Any, list[Callable]]:
     """Namespaces -> their overridable functions (torchpy, torchpy.Tensor, torchpy.nn.functional)."""
-    import torchpy
-    import torchpy.nn.functional as F
-
     result: dict[Any, list[Callable]] = {torchpy: [], Tensor: [], F: []}
     for name in dir(torchpy):
         obj = getattr(torchpy, name)
@@ -61,9 +61,6 @@ def _public_functions_of(namespace: ModuleType) -> list[Callable]:
 
 def get_ignored_functions() -> set[Callable]:
     """Public functions that do not take part in __torch_function__ (creation helpers, ...)."""
-    import torchpy
-    import torchpy.nn.functional as F
-
     return {torchpy.tensor, torchpy.as_tensor, torchpy.from_numpy, torchpy.is_tensor,
             torchpy.get_default_dtype, torchpy.set_default_dtype, torchpy.promote_types,
             torchpy.can_cast,
@@ -73,8 +70,6 @@ def get_ignored_functions() -> set[Callable]:
 def get_testing_overrides() -> dict[Callable, Callable]:
     """Each overridable function -> a dummy with a matching signature returning -1."""
     import inspect
-
-    import torchpy
 
     known = _torch_dummy_signatures()
     dummies: dict[Callable, Callable] = {}

@@ -120,6 +120,18 @@ def test_out_forms():
     check_error(lambda t, a, b: t.dot(a, b, out=t.empty((), dtype=t.float64)), arg((4,)), arg((4,), seed=1))
 
 
+def test_matmul_out_with_grad_depends_on_grad_mode():
+    # the kernel reads grad mode through the hook autograd fills (_tensor.tensor.grad_mode_enabled)
+    a, b = arg((3, 4), requires_grad=True), arg((4, 2), seed=1)
+    check_error(lambda t, a, b: t.matmul(a, b, out=t.empty(0)), a, b, expect=RuntimeError)
+
+    def under_no_grad(t, a, b):
+        with t.no_grad():
+            return t.matmul(a, b, out=t.empty(0))
+
+    check(under_no_grad, a, b)
+
+
 def test_meta():
     def run(t):
         m = lambda *shape, dtype=t.float32: t.empty(*shape, device="meta", dtype=dtype)  # noqa: E731

@@ -11,8 +11,8 @@ from .._tensor import converters
 from .._tensor.tensor import Tensor
 from . import dunders, kernels  # noqa: F401  (kernels: registers them)
 from .build import FUNCTIONS, METHODS, build_python_api, register_native_functions
-from .python_api import make_function, make_method
-from .positional import make_positional_function, make_positional_method, probe_tensor
+from .positional import make_positional_method, probe_tensor
+from .python_api import make_method
 
 converters.install()
 register_native_functions()
@@ -33,13 +33,22 @@ tensor_methods.install()
 fast_methods.install()
 fast_pointwise.install()
 
+from .._tensor.creation import as_tensor, tensor  # noqa: E402
+from .._tensor.promotion import can_cast, promote_types  # noqa: E402
+from .._tensor.torch_function import mode_checked  # noqa: E402
+from . import fast_functions, public  # noqa: E402
+from .kernels.einsum import einsum_public  # noqa: E402
+from .kernels.indexing import nonzero_public  # noqa: E402
+from .public import public_functions  # noqa: E402,F401  (nn.functional and _C make theirs with it)
+from .python_reductions import norm  # noqa: E402
 
-def public_functions(module: str = "") -> dict[str, object]:
-    """name -> callable for the functions the table puts in torchpy.<module>."""
-    # with positional fast paths from the schema where plain-int / plain-tensor calls have them
-    functions = {name: make_positional_function(op, _PROBE) or make_function(op)
-                 for (mod, name), op in FUNCTIONS.items() if mod == module}
-    if not module:
-        functions.update(fast_methods.fast_functions(functions))  # torch.cat & co.
-        functions.update(fast_pointwise.fast_functions(functions))  # torch.exp, torch.add & co.
-    return functions
+_functions = vars(public.functions)
+_functions.update(public_functions())
+fast_functions.install(_functions)  # binder-free torchpy.zeros(2, 3), torchpy.mm(a, b), a.matmul(b), ...
+_functions["einsum"] = einsum_public  # varargs and sublists: Python-level in torch
+_functions["norm"] = norm  # Python-level in torch too
+_functions["nonzero"] = nonzero_public  # as_tuple= is Python-level in torch
+# ignored by __torch_function__ in torch, but its modes see them (they pass its argument parser)
+for _function in (tensor, as_tensor, can_cast, promote_types):
+    _functions[_function.__name__] = mode_checked(_function)
+vars(public.linalg).update(public_functions("linalg"))

@@ -38,6 +38,7 @@ from .._tensor.torch_function import state as _function_state
 from .._dispatch import tls as _tls
 from .fastcall import call
 from .kernels.elementwise import quiet
+from .build import FUNCTIONS
 from .python_api import PythonOp
 
 _local = _tls.local
@@ -318,8 +319,6 @@ def _where_method(where: PythonOp) -> Callable:
 
 def install(methods: dict[str, PythonOp]) -> None:
     """Attach the operator dunders (and Tensor.where) to Tensor."""
-    from .build import FUNCTIONS
-
     dunders: dict[str, Callable] = {}
     for name, (tensor_op, number_op) in _BINARY.items():
         dunders[name] = _binary(name, tensor_op, number_op)

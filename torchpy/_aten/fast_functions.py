@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._tensor.creation import tensor
 from .._tensor.device import CPU
 from .._tensor.dtype import dtype as _dtype
 from .._tensor.tensor import Size, Tensor
@@ -75,8 +76,6 @@ def _arange(generated: Callable) -> Callable:
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
-    from .._tensor.creation import tensor
-
     return tensor(data, dtype=dtype or self._dtype, device=device or self._device, requires_grad=requires_grad)
 
 

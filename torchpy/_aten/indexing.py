@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import dtype as _dt
+from .._tensor.creation import tensor
 from .._tensor.enums import strided
 from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._tensor.torch_function import dispatch_from_binding
@@ -97,8 +98,6 @@ def _bool_index(self: Tensor, value: bool) -> Tensor:
 
 
 def _sequence_to_tensor(self: Tensor, seq: Any) -> Tensor:
-    from .._tensor.creation import tensor
-
     device = self._device if self._device.type != "meta" else None
     if not np.asarray(seq).size:  # an empty list indexes nothing, as int64 (not the default float)
         return tensor(seq, dtype=_dt.int64, device=device)  # tensor() passes it through lift_fresh

@@ -14,13 +14,12 @@ from typing import Any
 from .._tensor.dtype import dtype
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import handle_torch_function, has_torch_function_unary
+from .public import linalg
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False, out: Tensor | None = None,
          dtype: dtype | None = None) -> Tensor:
     """torch.norm: the p-norm of `input` over `dim` (all dims by default)."""
-    from .. import linalg
-
     if has_torch_function_unary(input):
         return handle_torch_function(norm, (input,), input, p=p, dim=dim, keepdim=keepdim, out=out, dtype=dtype)
 

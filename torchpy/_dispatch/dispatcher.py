@@ -180,8 +180,7 @@ class OperatorEntry:
 
     def lookup(self, ks: int) -> tuple:
         """(fn, calling, masked ks, runtime key) for raw key set `ks`, not cached."""
-        backend = (ks & K.BACKEND_MASK).bit_length()
-        masked = ks & ~self._fallthrough_bits(backend)
+        masked = K.without(ks, self._fallthrough_bits(K.highest_backend(ks)))
         key = K.highest_key(masked)
         kernel = self.table[key]
         if kernel is None or kernel.is_fallthrough:

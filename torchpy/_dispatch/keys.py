@@ -310,6 +310,42 @@ for _name in _FUNCTIONALITIES:
 DEFAULT_INCLUDED_BITS = key_bits(DispatchKey.BackendSelect) | key_bits(DispatchKey.ADInplaceOrView)
 DEFAULT_EXCLUDED_BITS = AUTOCAST_BITS
 
+# The keys a Python subclass or TorchDispatchMode adds, and everything else (for hot paths that
+# drop them with one `&`).
+PYTHON_BITS = key_bits(DispatchKey.Python) | key_bits(DispatchKey.PythonTLSSnapshot)
+ALL_BUT_PYTHON_BITS = FULL_KEYSET_BITS & ~PYTHON_BITS
+
+# A TLS state's salt (tls.py) is its index shifted to here, above every key bit, so that
+# `tensor keys | salt` is one int and `& FULL_KEYSET_BITS` gives the keys back.
+SALT_SHIFT = 64
+assert FULL_KEYSET_BITS >> SALT_SHIFT == 0
+
+
+# --- key-set algebra for the layers above: they call these rather than shift or complement bits ---
+
+
+def without(ks: int, bits: int) -> int:
+    """Raw key set `ks` minus the keys in `bits`."""
+    return ks & ~bits
+
+
+def highest_backend(ks: int) -> int:
+    """The highest backend component in raw key set `ks` (a BackendComponent value; 0 if none)."""
+    return (ks & BACKEND_MASK).bit_length()
+
+
+def functionalities_above(key: int) -> int:
+    """Raw bits of every functionality above `key`'s, without backend bits: what a layer at
+    `key` excludes so that its own calls dispatch below it."""
+    return FULL_KEYSET_BITS & ~full_up_to(key)
+
+
+def dispatch_keep_mask(excluded: int) -> int:
+    """The bits a dispatch keeps when `excluded` is the thread's excluded set. Excluding a key
+    removes its functionality bit only: backend bits are shared by every functionality (c10's
+    operator-). Positive, because `&` with a negative int is slower in CPython."""
+    return FULL_KEYSET_BITS & ~(excluded & ~BACKEND_MASK)
+
 
 # --- the public, immutable key set ---------------------------------------------------
 

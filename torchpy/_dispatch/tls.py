@@ -23,22 +23,15 @@ import threading
 from typing import Callable, Iterable
 
 from .keys import (
-    BACKEND_MASK,
     DEFAULT_EXCLUDED_BITS,
     DEFAULT_INCLUDED_BITS,
     FULL_KEYSET_BITS,
+    SALT_SHIFT,
     DispatchKey,
     DispatchKeySet,
+    dispatch_keep_mask,
+    without,
 )
-
-SALT_SHIFT = 64  # above every key bit
-
-
-def _keep_mask(excluded: int) -> int:
-    # Excluding a key removes its functionality bit only: backend bits are shared
-    # by every functionality (c10's operator-). Positive, because `&` with a
-    # negative int is slower in CPython.
-    return FULL_KEYSET_BITS & ~(excluded & ~BACKEND_MASK)
 
 
 # state index -> (included, keep mask), for dispatch; state index -> (included, excluded);
@@ -56,7 +49,7 @@ def _salt_for(included: int, excluded: int) -> int:
             index = _state_index.get((included, excluded))
             if index is None:
                 index = len(_states)
-                _states.append((included, _keep_mask(excluded)))
+                _states.append((included, dispatch_keep_mask(excluded)))
                 _state_sets.append((included, excluded))
                 _state_index[(included, excluded)] = index  # last: readers find complete entries
     return index << SALT_SHIFT
@@ -156,7 +149,7 @@ def transition(include: int = 0, uninclude: int = 0, exclude: int = 0) -> Callab
         salt = salts.get(current)
         if salt is None:
             included, excluded = _state_sets[current >> SALT_SHIFT]
-            salt = salts[current] = _salt_for((included | include) & ~uninclude, excluded | exclude)
+            salt = salts[current] = _salt_for(without(included | include, uninclude), excluded | exclude)
         return salt
 
     next_salt.salts = salts  # type: ignore[attr-defined]  (current -> target, for inline lookups)
@@ -194,12 +187,12 @@ def is_key_excluded(key: DispatchKey) -> bool:
 
 def set_key_included(key: DispatchKey, value: bool) -> None:
     bits = _raw(key)
-    local.included = local.included | bits if value else local.included & ~bits
+    local.included = local.included | bits if value else without(local.included, bits)
 
 
 def set_key_excluded(key: DispatchKey, value: bool) -> None:
     bits = _raw(key)
-    local.excluded = local.excluded | bits if value else local.excluded & ~bits
+    local.excluded = local.excluded | bits if value else without(local.excluded, bits)
 
 
 class _KeyGuard:
@@ -215,12 +208,12 @@ class _KeyGuard:
 
     def __enter__(self) -> "_KeyGuard":
         current = getattr(local, self._which)
-        self._added = self._bits & ~current
+        self._added = without(self._bits, current)
         setattr(local, self._which, current | self._added)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        setattr(local, self._which, getattr(local, self._which) & ~self._added)
+        setattr(local, self._which, without(getattr(local, self._which), self._added))
 
 
 class IncludeDispatchKeyGuard(_KeyGuard):

@@ -32,10 +32,10 @@ from .._tensor import subclassing
 from .._tensor.subclassing import _dispatches_in_python
 from .._tensor.tensor import Tensor
 
-PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
+PYTHON_BITS = K.PYTHON_BITS
 BELOW_PYTHON = K.full_after(DispatchKey.Python)
 # Everything above Python: excluded while a handler runs.
-ABOVE_PYTHON = K.FULL_KEYSET_BITS & ~((1 << (K.NUM_BACKENDS - 1 + DispatchKey.Python + 1)) - 1)
+ABOVE_PYTHON = K.functionalities_above(DispatchKey.Python)
 
 
 # This thread's TorchDispatchMode stack (mode_stack.dispatch_modes), kept on the dispatcher's
@@ -188,7 +188,7 @@ def _handler_state(saved: int, drop_python: bool) -> int:
     if state is None:
         included, excluded = tls.state_sets(saved)
         if drop_python:
-            included &= ~PYTHON_BITS
+            included &= K.ALL_BUT_PYTHON_BITS
         state = states[saved] = tls._salt_for(included, excluded | ABOVE_PYTHON)
     return state
 

@@ -12,6 +12,9 @@ from .fp_warnings import QUIET, reset_quiet, set_quiet
 from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
 from .._dispatch import keys as _keys
 from .._dispatch import tls as _tls
+from .._dispatch.ops import op_for
+from .promotion import promote_types
+from .subclassing import alias_as
 
 _PYTHON_BIT = _keys.key_bits(_keys.DispatchKey.Python)
 
@@ -21,8 +24,6 @@ def _lifted(result: Tensor) -> Tensor:
     its input; only a TorchDispatchMode can tell, so the op is dispatched only while one is active."""
     if not _tls.local.included & _PYTHON_BIT:
         return result
-    from .._dispatch.ops import op_for
-
     return op_for("aten::lift_fresh")(result)
 
 
@@ -58,8 +59,6 @@ def _infer_dtype(data: Any) -> _dt.dtype:
 
 
 def _promote_for_inference(a: _dt.dtype, b: _dt.dtype) -> _dt.dtype:
-    from .promotion import promote_types
-
     return promote_types(a, b)
 
 
@@ -144,8 +143,6 @@ def _legacy_new(cls: type, *args: Any, device: Any = None) -> Tensor:
     """torch.Tensor(...) and SubTensor(...): the legacy constructor. No arguments: an empty
     tensor; sizes (ints or a Size): an uninitialized tensor of them; a sequence or array: its
     data as the default dtype; a tensor: an alias of it."""
-    from .subclassing import alias_as
-
     default = _dt.get_default_dtype()
     if len(args) == 1 and isinstance(args[0], Tensor):
         result = args[0]  # torch 2.13 takes a tensor of any dtype, as it is

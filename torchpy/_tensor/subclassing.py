@@ -10,20 +10,20 @@ from typing import Any
 
 from .._dispatch import keys as K
 from .._dispatch import tls
-from .._dispatch.keys import DispatchKey
+from .._dispatch.ops import op_for
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
 from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of, init_fields
 
 _untyped_storage = Tensor.untyped_storage  # Tensor's own (a mode-checking copy may replace the method)
-_PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
+_PYTHON_BITS = K.PYTHON_BITS
 
 
 def _disabled_torch_dispatch_impl(func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
     """Tensor.__torch_dispatch__: run `func` with the Python keys off (the plain computation),
     which is what `super().__torch_dispatch__(...)` in a subclass gets."""
     saved = tls.snapshot()
-    tls.set_keys(tls.local.included & ~_PYTHON_BITS, tls.local.excluded | _PYTHON_BITS)
+    tls.set_keys(tls.local.included & K.ALL_BUT_PYTHON_BITS, tls.local.excluded | _PYTHON_BITS)
     try:
         return func(*args, **(kwargs or {}))
     finally:
@@ -38,7 +38,7 @@ def _dispatches_in_python(cls: type) -> bool:
 def _keyset_for_class(cls: type, base_keyset: int) -> int:
     if _dispatches_in_python(cls):
         return base_keyset | _PYTHON_BITS
-    return base_keyset & ~_PYTHON_BITS
+    return base_keyset & K.ALL_BUT_PYTHON_BITS
 
 
 _class_keysets: dict[tuple[type, int], int] = {}  # (class, source key set) -> the instance's key set
@@ -148,8 +148,6 @@ def as_subclass(self: Tensor, cls: type) -> Tensor:
     if self._requires_grad or self._autograd_meta is not None or self._data is None or \
             self._keyset & _PYTHON_BITS:
         # the alias op: it records AliasBackward0, carries a tangent, or asks a subclass
-        from .._dispatch.ops import op_for
-
         aliased = _run_without_dispatch_modes(op_for("aten::alias").__call__, self)
         out = alias_as(cls, aliased)
         out._requires_grad = aliased._requires_grad

@@ -417,7 +417,7 @@ class Tensor:
     def __array_wrap__(self, array: np.ndarray) -> "Tensor":
         """A NumPy ufunc's result on tensors, as a tensor (np.sin(t) is a tensor). Torch's
         signature, one argument, so NumPy 2 warns here as it does for torch."""
-        from .creation import from_numpy
+        from .creation import from_numpy  # creation imports this module: a cycle inside _tensor
 
         return from_numpy(array.astype("uint8") if array.dtype == builtins.bool else array)
 

@@ -11,17 +11,17 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
+from . import forward_ad
 from ._jacobians import array, as_tuple, is_float_or_complex
 
 
 def _dual_inputs(forward_ad: Any, inputs: tuple) -> tuple[list, list[Tensor]]:
-    from .. import zeros_like
-
     dual_inputs, tangents = [], []
     for inp in inputs:
         if isinstance(inp, Tensor) and inp._requires_grad:
-            inp = forward_ad.make_dual(inp.detach(), zeros_like(inp))
+            inp = forward_ad.make_dual(inp.detach(), functions.zeros_like(inp))
             # read back: the tangent a dual view holds may not be the tensor given to make_dual
             tangents.append(forward_ad.unpack_dual(inp)[1])
         dual_inputs.append(inp)
@@ -44,8 +44,6 @@ def _output_tangents(forward_ad: Any, fn: Callable, dual_inputs: list, check_gra
 def forward_jacobians(fn: Callable, inputs: tuple, outputs: tuple, check_grad_dtypes: bool, error: type
                       ) -> list[list[np.ndarray]]:
     """jacobians[input k][float output m], (input numel, output numel), one forward pass per element."""
-    from . import forward_ad
-
     float_outputs = [o for o in outputs if is_float_or_complex(o)]
     with forward_ad.dual_level():
         dual_inputs, tangents = _dual_inputs(forward_ad, inputs)
@@ -67,8 +65,6 @@ def forward_jacobians(fn: Callable, inputs: tuple, outputs: tuple, check_grad_dt
 def forward_jvps(fn: Callable, inputs: tuple, outputs: tuple, all_u: list[np.ndarray], check_grad_dtypes: bool,
                  error: type) -> list[list[np.ndarray]]:
     """jvps[input k][float output m]: J u_k from one forward pass per input."""
-    from . import forward_ad
-
     float_outputs = [o for o in outputs if is_float_or_complex(o)]
     with forward_ad.dual_level():
         dual_inputs, tangents = _dual_inputs(forward_ad, inputs)
@@ -85,8 +81,6 @@ def forward_jvps(fn: Callable, inputs: tuple, outputs: tuple, all_u: list[np.nda
 
 def undefined_forward_check(fn: Callable, inputs: tuple, all_u: list[np.ndarray], error: type) -> None:
     """A zero tangent and no tangent at all must give the same output tangents."""
-    from . import forward_ad
-
     with forward_ad.dual_level():
         dual_inputs, tangents = _dual_inputs(forward_ad, inputs)
         for tangent, u in zip(tangents, all_u):
@@ -108,6 +102,4 @@ def undefined_forward_check(fn: Callable, inputs: tuple, all_u: list[np.ndarray]
 
 
 def _zeros_like(t: Tensor) -> Tensor:
-    from .. import zeros_like
-
-    return zeros_like(t)
+    return functions.zeros_like(t)

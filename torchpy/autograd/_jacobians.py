@@ -14,7 +14,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
+from .functional_api import grad
 
 
 def as_tuple(x: Any) -> tuple:
@@ -120,14 +122,11 @@ def analytical_jacobian(inputs: Sequence[Tensor], output: Tensor, part: str | No
                         ) -> tuple[list[np.ndarray], bool, bool]:
     """Jacobians of `output` w.r.t. each input, one backward per output element, and whether every
     gradient had its input's size and dtype."""
-    from .. import zeros
-    from .functional_api import grad
-
     jacobians = [np.zeros((x.numel(), output.numel()), dtype=_np_dtype(x)) for x in inputs]
     sizes_ok = types_ok = True
     unit = 1j if part == "imag" else 1.0  # d imag(o) / do is 1j in PyTorch's convention
     for j in range(output.numel()):
-        grad_output = zeros(output.numel(), dtype=output.dtype)
+        grad_output = functions.zeros(output.numel(), dtype=output.dtype)
         array(grad_output)[j] = unit
         grads = grad(output, list(inputs), grad_output.view(output.shape), retain_graph=True, allow_unused=True)
         for jac, x, g in zip(jacobians, inputs, grads):
@@ -151,9 +150,7 @@ def analytical_jacobian(inputs: Sequence[Tensor], output: Tensor, part: str | No
 
 def random_unit_vector(t: Tensor, generator: Any, real: bool) -> np.ndarray:
     """torch.rand(numel) in float32 from `generator`, in t's (real) dtype, normalised."""
-    from .. import rand
-
-    values = np.asarray(array(rand(t.numel(), generator=generator))).astype(_np_dtype(t))
+    values = np.asarray(array(functions.rand(t.numel(), generator=generator))).astype(_np_dtype(t))
     if real and values.dtype.kind == "c":
         values = values.real.copy()
     return values / np.linalg.norm(values)
@@ -178,11 +175,8 @@ def numerical_jvp(fn: Callable, inputs: tuple, outputs: tuple, index: int, u: np
 def analytical_vjp(inputs: Sequence[Tensor], output: Tensor, v: np.ndarray, part: str | None = None
                    ) -> tuple[list[np.ndarray | None], bool, bool]:
     """v^T J for each input (flattened), and whether the gradients had the inputs' sizes/dtypes."""
-    from .. import tensor
-    from .functional_api import grad
-
     values = v * (1j if part == "imag" else 1.0)
-    grad_output = tensor(values.reshape(output.shape), dtype=output.dtype)
+    grad_output = functions.tensor(values.reshape(output.shape), dtype=output.dtype)
     grads = grad(output, list(inputs), grad_output, retain_graph=True, allow_unused=True)
     sizes_ok = types_ok = True
     result: list[np.ndarray | None] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from .graph import autograd_meta
 
@@ -145,9 +146,7 @@ def set_tangent(t: Tensor, tangent: Tensor | None, level: int | None = None) -> 
 
 
 def _empty_like_layout(t: Tensor, dtype: Any = None) -> Tensor:
-    import torchpy
-
-    return torchpy.empty_strided(tuple(t._shape), tuple(t.stride()), dtype=dtype or t._dtype)
+    return functions.empty_strided(tuple(t._shape), tuple(t.stride()), dtype=dtype or t._dtype)
 
 
 def _zeros_like_layout(t: Tensor) -> Tensor:

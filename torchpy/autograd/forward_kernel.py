@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import Derivative
 from .derivatives.forward import ForwardDerivative, forward_for, reduction_dims
 from .forward_grad import copy_tangents, get_tangent, set_tangent, state, suspended, tangent_for_update
+from .functional_api import grad
 from .graph import SavedTensor
 from .kernel import _argument_values, _differentiable, _facts_for, _flat_inputs, _geometry, reverse_kernel
 from .node import sum_to_shape
@@ -107,9 +109,7 @@ def _tangents_to_saved_outputs(outputs: tuple) -> None:
 
 
 def _zeros_tangent(out: Tensor) -> Tensor:
-    import torchpy
-
-    return torchpy.zeros_like(out)
+    return functions.zeros_like(out)
 
 
 def _has_any(tangent: Any) -> bool:
@@ -130,15 +130,13 @@ def _fit(tangent: Tensor, out: Tensor) -> Tensor:
 
 def _replace(values: dict, tangents: dict) -> dict:
     """The arguments with each differentiable one replaced by its tangent (zeros without one)."""
-    import torchpy
-
     replaced = dict(values)
     for name, tangent in tangents.items():
         value = values[name]
         if isinstance(value, (list, tuple)):
-            replaced[name] = [t if t is not None else torchpy.zeros_like(v) for t, v in zip(tangent, value)]
+            replaced[name] = [t if t is not None else functions.zeros_like(v) for t, v in zip(tangent, value)]
         elif value is not None:
-            replaced[name] = tangent if tangent is not None else torchpy.zeros_like(value)
+            replaced[name] = tangent if tangent is not None else functions.zeros_like(value)
     return replaced
 
 
@@ -207,12 +205,10 @@ def _element_wise(formula: Derivative, values: dict, tangents: dict, outputs: tu
 
 
 def _reduction(formula: Derivative, values: dict, tangents: dict, outputs: tuple) -> Tensor:
-    import torchpy
-
     saved = _saved(formula, values, outputs)
     if formula.takes_needs:
         saved["needs"] = (True,)
-    local = formula.backward(torchpy.ones_like(outputs[0]), **saved)
+    local = formula.backward(functions.ones_like(outputs[0]), **saved)
     if isinstance(local, (tuple, list)):
         local = local[0]
     product = local * tangents["self"]
@@ -223,17 +219,13 @@ def _reduction(formula: Derivative, values: dict, tangents: dict, outputs: tuple
 
 def _double_vjp(formula: Derivative, values: dict, tangents: dict, outputs: tuple) -> list:
     """J v = d/du <J^T u, v>, with J^T u from the (differentiable, u-linear) backward formula."""
-    import torchpy
-
-    from .functional_api import grad
-
     inputs = _flat_inputs(values, formula.inputs)
     flat_tangents: list = []
     for name in formula.inputs:
         t = tangents[name]
         flat_tangents.extend(t if isinstance(t, list) else [t])
     wanted = [_differentiable(o) for o in outputs]
-    us = [torchpy.zeros_like(o).requires_grad_(w) for o, w in zip(outputs, wanted)]
+    us = [functions.zeros_like(o).requires_grad_(w) for o, w in zip(outputs, wanted)]
     saved = _saved(formula, values, outputs)
     if formula.takes_needs:
         saved["needs"] = tuple(t is not None for t in flat_tangents)
@@ -260,7 +252,7 @@ def _double_vjp(formula: Derivative, values: dict, tangents: dict, outputs: tupl
             result.append(None)
             continue
         g = found.pop(0)
-        result.append(g if g is not None else torchpy.zeros_like(out))
+        result.append(g if g is not None else functions.zeros_like(out))
     return result
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from . import grad_mode
 from .forward_grad import get_tangent, suspended
@@ -85,10 +86,8 @@ class BackwardCFunction(FunctionCtx, Node):
 
     def apply(self, grad_outputs: list) -> list:
         if self.materialize_grads:
-            from .. import zeros
-
             grad_outputs = [
-                g if g is not None or meta is None else zeros(meta[0], dtype=meta[1])
+                g if g is not None or meta is None else functions.zeros(meta[0], dtype=meta[1])
                 for g, meta in zip(grad_outputs, self._output_meta)
             ]
         cls = self._forward_cls

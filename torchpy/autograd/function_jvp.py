@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from .forward_grad import get_tangent, set_tangent, suspended
 
@@ -21,17 +22,15 @@ def needs_jvp(args: tuple) -> bool:
 
 def run_jvp(cls: type, ctx: Any, args: tuple, tangents_in: list, output: Any) -> None:
     """Set the tangents of `output` (forward's wrapped result) from `cls.jvp`."""
-    from .function import Function
+    from .function import Function  # function.py imports this module: a cycle inside autograd
 
     if cls.jvp is Function.jvp:
         raise NotImplementedError(
             "You must implement the jvp function for custom autograd.Function to use it with forward mode AD.")
-    import torchpy
-
     tangents = []
     for a, t in zip(args, tangents_in):
         if t is None and isinstance(a, Tensor) and ctx.materialize_grads:
-            t = torchpy.zeros_like(a)
+            t = functions.zeros_like(a)
         tangents.append(t)
     outputs = output if isinstance(output, tuple) else (output,)
     with suspended():

@@ -7,12 +7,13 @@ import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._aten.fastcall import call_kw
 from .._dispatch.ops import OpOverload, op_for
 from .._tensor.enums import preserve_format
 from .._tensor import torch_function as _torch_function
 from .._tensor.tensor import Tensor
-from ..utils.hooks import RemovableHandle, add_hook
+from ..utils._handles import RemovableHandle, add_hook
 from . import grad_mode
 from .engine import accumulate_into_grad, run_backward
 from .graph import autograd_meta, grad_accumulator
@@ -112,8 +113,6 @@ def grad(
     materialize_grads: bool = False,
 ) -> tuple[Tensor | None, ...]:
     """Gradients of `outputs` with respect to `inputs`, without touching any .grad."""
-    from .. import zeros_like
-
     outs = _as_tuple(outputs)
     wanted = _as_tuple(inputs)
     if allow_unused is None:
@@ -132,7 +131,7 @@ def grad(
     for t, g in zip(wanted, captured):
         if g is None:
             if materialize_grads:
-                g = zeros_like(t)
+                g = functions.zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(
                     "One of the differentiated Tensors appears to not have been used in the graph. "

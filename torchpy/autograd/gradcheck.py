@@ -15,6 +15,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._aten.kernels.random import Generator
+from .._aten.public import functions  # torchpy.<name>, made below the package root
+from .._tensor.creation import from_numpy
+from .._tensor.dtype import complex64, complex128, float32, float64
 from .._tensor.tensor import Tensor
 from ._jacobians import (
     analytical_jacobian,
@@ -26,6 +30,8 @@ from ._jacobians import (
     numerical_jvp,
     random_unit_vector,
 )
+from ._gradcheck_forward import forward_jacobians, forward_jvps, undefined_forward_check
+from .functional_api import grad
 from .graph import Node, autograd_meta, gradient_edge
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
@@ -71,8 +77,6 @@ _UNDEFINED_NOTE = 'Please look at "Notes about undefined output gradients" in "t
 
 
 def _as_tensor(values: np.ndarray) -> Tensor:
-    from .._tensor.creation import from_numpy
-
     return from_numpy(np.ascontiguousarray(values))
 
 
@@ -109,8 +113,6 @@ def _diff_inputs(inputs: tuple) -> list[Tensor]:
 
 
 def _check_inputs(inputs: tuple) -> None:
-    from .. import complex128, float64
-
     any_requires_grad = False
     for idx, inp in enumerate(inputs):
         if not (isinstance(inp, Tensor) and inp._requires_grad):
@@ -199,8 +201,6 @@ def _adjusted_atol(atol: float, u: np.ndarray | tuple, v: np.ndarray) -> float:
 
 def _fast_check(func: Callable, inputs: tuple, func_out: tuple, outputs: tuple, eps: float, rtol: float,
                 atol: float, check_grad_dtypes: bool, nondet_tol: float, part: str | None) -> None:
-    from .._aten.kernels.random import Generator
-
     generator = Generator()  # its own stream: the user's RNG state is left alone
     indices = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x._requires_grad]
     diff_inputs = [inputs[k] for k in indices]
@@ -245,8 +245,6 @@ def _slow_mode_report(func: Callable, inputs: tuple, func_out: tuple, outputs: t
                       forward: bool = False) -> str:
     numerical = numerical_jacobians(func, inputs, func_out, eps, part)[input_idx][output_idx]
     if forward:
-        from ._gradcheck_forward import forward_jacobians
-
         analytical = forward_jacobians(func, inputs, func_out, False, GradcheckError)[input_idx][output_idx]
     else:
         analytical = analytical_jacobian(_diff_inputs(inputs), outputs[output_idx], part)[0][input_idx]
@@ -268,14 +266,10 @@ def _slow_mode_report(func: Callable, inputs: tuple, func_out: tuple, outputs: t
 
 
 def _zeros_like(t: Tensor) -> Tensor:
-    from .. import zeros
-
-    return zeros(tuple(t._shape), dtype=t._dtype)
+    return functions.zeros(tuple(t._shape), dtype=t._dtype)
 
 
 def _test_backward_mul_by_grad_output(outputs: tuple, inputs: tuple, masked: bool) -> None:
-    from .functional_api import grad
-
     diff_inputs = _diff_inputs(inputs)
     if not diff_inputs:
         raise GradcheckError("no Tensors requiring grad found in input")
@@ -323,8 +317,6 @@ def _warn_bc_breaking() -> None:
 
 
 def _test_undefined_backward_mode(func: Callable, outputs: tuple, inputs: tuple) -> None:
-    from .functional_api import grad
-
     diff_inputs = _diff_inputs(inputs)
     if not diff_inputs:
         raise GradcheckError("no Tensors requiring grad found in input")
@@ -358,26 +350,11 @@ def _test_undefined_backward_mode(func: Callable, outputs: tuple, inputs: tuple)
 # --- public API -------------------------------------------------------------------------------
 
 
-def _forward_ad_unavailable() -> NotImplementedError | None:
-    try:
-        from . import forward_ad  # noqa: F401
-    except ImportError:
-        return NotImplementedError(
-            "gradcheck(check_forward_ad=True) needs forward-mode AD (torchpy.autograd.forward_ad), "
-            "which is not available in this build of torchpy"
-        )
-    return None
-
-
 def _forward_check(func: Callable, inputs: tuple, func_out: tuple, outputs: tuple, eps: float, rtol: float,
                    atol: float, check_grad_dtypes: bool, fast_mode: bool) -> None:
     """Forward-mode Jacobians (or J u in fast mode) against finite differences."""
-    from ._gradcheck_forward import forward_jacobians, forward_jvps
-
     float_outs = [o for o in func_out if is_float_or_complex(o)]
     if fast_mode:
-        from .._aten.kernels.random import Generator
-
         generator = Generator()
         indices = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x._requires_grad]
         all_u = [random_unit_vector(inputs[k], generator, real=True) for k in indices]
@@ -436,8 +413,6 @@ def gradcheck(
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     # Refused before any work: what torchpy cannot check yet is an error, never a silent pass.
-    if check_forward_ad and _forward_ad_unavailable() is not None:
-        raise _forward_ad_unavailable()
     for flag, name in ((check_batched_grad, "check_batched_grad"),
                        (check_batched_forward_grad, "check_batched_forward_grad")):
         if flag:
@@ -475,9 +450,6 @@ def _gradcheck(func: Callable, inputs: Any, eps: float, atol: float, rtol: float
         _forward_check(func, tupled, func_out, outputs, eps, rtol, atol, check_grad_dtypes,
                        fast_mode and not complex_case)
         if check_undefined_grad:
-            from .._aten.kernels.random import Generator
-            from ._gradcheck_forward import undefined_forward_check
-
             generator = Generator()
             all_u = [random_unit_vector(x, generator, real=True) for x in _diff_inputs(tupled)]
             undefined_forward_check(func, tupled, all_u, GradcheckError)
@@ -492,20 +464,18 @@ def _gradcheck(func: Callable, inputs: Any, eps: float, atol: float, rtol: float
 def _make_grad_output(t: Tensor, noncontiguous: bool) -> Tensor:
     """torch.testing.make_tensor(low=-1, high=1)'s draw: uniform_ over the tensor (over its real
     view if complex); non-contiguous ones are every second element of a twice-as-wide last dim."""
-    from .. import complex64, empty, float32, float64
-
     dtype = t._dtype if is_float_or_complex(t) else float64
     shape = tuple(t._shape)
     noncontiguous = noncontiguous and t.numel() > 1
     if noncontiguous:
         shape = shape[:-1] + (2 * shape[-1],)
     if dtype.is_complex:
-        real = empty(shape + (2,), dtype=float32 if dtype is complex64 else float64).uniform_(-1, 1)
+        real = functions.empty(shape + (2,), dtype=float32 if dtype is complex64 else float64).uniform_(-1, 1)
         pairs = array(real)
-        result = empty(shape, dtype=dtype)
+        result = functions.empty(shape, dtype=dtype)
         array(result)[...] = pairs[..., 0] + 1j * pairs[..., 1]
     else:
-        result = empty(shape, dtype=dtype).uniform_(-1, 1)
+        result = functions.empty(shape, dtype=dtype).uniform_(-1, 1)
     if noncontiguous:
         result = result[..., 1::2]  # offset by one, as torch's, to catch offset mistakes
     return result.requires_grad_()
@@ -549,8 +519,6 @@ def gradgradcheck(
     diff_grad_output_positions = {i for i, x in enumerate(tupled_grad_outputs) if x.requires_grad}
 
     def first_derivatives(*args: Any) -> tuple:
-        from .functional_api import grad
-
         input_args = tuple(x.requires_grad_() if i in diff_input_positions else x
                            for i, x in enumerate(args[:-num_outputs]))
         outputs = _differentiable_outputs(func(*input_args))

@@ -18,10 +18,11 @@ import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Mapping
 
+from .._tensor.subclassing import alias_as
 from .._tensor.tensor import Tensor
 from .._aten.fastcall import aten, call
 from .._aten.kernels.view import type_string
-from ..utils.hooks import RemovableHandle, add_hook  # standard library only: no layering cycle
+from ..utils._handles import RemovableHandle, add_hook
 from .anomaly_mode import record_creation, state as _anomaly_state
 from .grad_mode import state as _grad_state
 
@@ -160,7 +161,7 @@ pruning = _Pruning()
 def _accumulate_into_grad(variable: Tensor, grad: Tensor, unshared: bool) -> None:
     """engine.accumulate_into_grad, bound on first use (the engine imports this module)."""
     global _accumulate_into_grad
-    from .engine import accumulate_into_grad
+    from .engine import accumulate_into_grad  # the engine imports this module: a cycle inside autograd
 
     _accumulate_into_grad = accumulate_into_grad
     accumulate_into_grad(variable, grad, unshared)
@@ -177,7 +178,7 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
 def gradient_edge(t: Tensor) -> tuple:
     """(node, input_nr) that receives t's gradient, or (None, 0) if t needs none."""
     if t._base is not None:  # a view's grad_fn is regenerated once its base changed in place
-        from .views import refresh_view
+        from .views import refresh_view  # views imports this module: a cycle inside autograd
 
         refresh_view(t)
     if t._grad_fn is not None:
@@ -276,8 +277,6 @@ class SavedTensor:
         elif self.output_nr >= 0 and t is not None and _grad_enabled():
             # Double backward differentiates through the saved output: hand back an alias
             # that carries its history again.
-            from .._tensor.subclassing import alias_as
-
             t = alias_as(type(t), t)
             t._version_counter = self.tensor._version_counter
             t._grad_fn = self._producer()
@@ -286,7 +285,8 @@ class SavedTensor:
         elif self.output_nr >= 0 and t is not None:
             t = _detach(t)  # PyTorch unpacks a saved output as a fresh detached alias
         if self.output_nr >= 0 and t is not None and self.tensor._autograd_meta is not None:
-            from .forward_grad import copy_tangents  # forward over reverse: the output's tangent too
+            # forward over reverse: the output's tangent too (forward_grad imports this module: a cycle)
+            from .forward_grad import copy_tangents
 
             copy_tangents(self.tensor, t)
         return t

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._aten.fastcall import aten, call
+from .._dispatch.ops import ops
+from .._tensor.enums import strided
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import state as _function_state
 from .derivatives import Derivative
@@ -199,8 +201,6 @@ def _differentiable(meta: tuple | None) -> bool:
 
 def _zeros(meta: tuple, device) -> Tensor:
     """An unused output's gradient, as at::zeros(sizes, options) makes it."""
-    from .. import ops, strided
-
     shape, dtype = meta
     return ops.aten.zeros.default(list(shape), dtype=dtype, layout=strided, device=device)
 

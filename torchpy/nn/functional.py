@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import torchpy
-
 from .._aten import public_functions as _public_functions
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import handle_torch_function as _handle_torch_function
 from .._tensor.torch_function import has_torch_function_unary as _has_torch_function_unary
@@ -27,10 +26,8 @@ from .._aten.python_reductions import functional_softmax as softmax  # noqa: E40
 
 def relu(input, inplace: bool = False):  # type: ignore[no-untyped-def]
     """max(input, 0); in place with inplace=True (Python-level in torch too, over aten relu / relu_)."""
-    from .._tensor.torch_function import handle_torch_function, has_torch_function_unary
-
-    if has_torch_function_unary(input):
-        return handle_torch_function(relu, (input,), input, inplace=inplace)
+    if _has_torch_function_unary(input):
+        return _handle_torch_function(relu, (input,), input, inplace=inplace)
     return input.relu_() if inplace else input.relu()
 
 
@@ -68,7 +65,7 @@ def _boolean_dispatch(arg_name: str, arg_index: int, default: bool, if_true: Cal
     return fn
 
 
-adaptive_avg_pool1d = torchpy.adaptive_avg_pool1d  # the aten op itself, as in torch
+adaptive_avg_pool1d = functions.adaptive_avg_pool1d  # the aten op itself, as in torch
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: int | Sequence[int | None]) -> Tensor:
@@ -91,7 +88,7 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size: int | Sequence[
     if _has_torch_function_unary(input):
         return _handle_torch_function(adaptive_max_pool1d_with_indices, (input,), input, output_size,
                                       return_indices=return_indices)
-    return torchpy.adaptive_max_pool1d(input, output_size)
+    return functions.adaptive_max_pool1d(input, output_size)
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size: int | Sequence[int | None],

@@ -6,9 +6,10 @@ import math
 import warnings
 from typing import Any
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from ..overrides import handle_torch_function, has_torch_function_variadic
+from .._tensor.torch_function import handle_torch_function, has_torch_function_variadic
 
 __all__ = [
     "calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_", "normal_", "ones_",
@@ -74,10 +75,8 @@ def eye_(tensor: Tensor) -> Tensor:
     """Fill a 2-d tensor with the identity matrix."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .. import eye
-
     with no_grad():
-        return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
+        return tensor.copy_(functions.eye(*tensor.shape, dtype=tensor.dtype))
 
 
 def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._aten.public import functions  # torchpy.<name>, made below the package root
 from .._tensor.torch_function import _disabled_torch_function_impl
 from .._tensor.tensor import Tensor
 
@@ -23,9 +24,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> "Parameter":
         if data is None:
-            from .. import empty
-
-            data = empty(0)
+            data = functions.empty(0)
         if type(data) is Tensor or type(data) is Parameter:
             return Tensor._make_subclass(cls, data, requires_grad)
         t = data.detach().requires_grad_(requires_grad)

@@ -13,6 +13,7 @@ import weakref
 from typing import Any, Callable
 
 from .._tensor.tensor import Tensor
+from ..autograd.engine import current_graph_task_id, queue_callback
 from ._pytree import tree_flatten
 
 __all__ = ["ModuleTracker"]
@@ -22,7 +23,7 @@ logger = logging.getLogger(__name__)
 
 def _module_hooks() -> Any:
     try:
-        from ..nn.modules import module
+        from ..nn.modules import module  # optional: without nn the tracker sees no modules
     except ImportError:
         return None
     if not hasattr(module, "register_module_forward_pre_hook"):
@@ -74,15 +75,11 @@ class ModuleTracker:
             self.parents = {"Global"}
             self._has_callback = False
 
-        from ..autograd.engine import queue_callback
-
         queue_callback(callback)
         self._has_callback = True
 
     @property
     def is_bw(self) -> bool:
-        from ..autograd.engine import current_graph_task_id
-
         return current_graph_task_id() != -1
 
     def _get_mod_name(self, mod: Any) -> str:

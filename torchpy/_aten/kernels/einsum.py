@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Sequence
 from ..._dispatch.ops import ops
 from ..._tensor.tensor import Tensor
 from ..._tensor.torch_function import handle_torch_function, has_torch_function
+from ..build import FUNCTIONS
 from ..registry import register
 from .linalg import aten_call
 
@@ -372,9 +373,7 @@ def einsum_public(*args: Any) -> Tensor:
         return handle_torch_function(einsum_public, operands, equation, *operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = list(operands[0])
-    from ..build import FUNCTIONS  # the generated torchpy.einsum(equation, tensors)
-
-    return FUNCTIONS[("", "einsum")]((equation, operands), {})
+    return FUNCTIONS[("", "einsum")]((equation, operands), {})  # the generated torchpy.einsum(equation, tensors)
 
 
 register("einsum", einsum)

@@ -31,7 +31,10 @@ from ..meta.layout import preserve_strides
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
+from ..build import METHODS
+from ..python_api import make_method
 from ..registry import register
+from .elementwise import broadcast_shapes
 from .variants import check_out_dtype, write_out
 
 
@@ -919,8 +922,6 @@ Tensor.nonzero = _nonzero_method  # type: ignore[attr-defined]  (the generated m
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     if mask._dtype is not _dt.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    from .elementwise import broadcast_shapes
-
     shape = broadcast_shapes(mask._shape, self._shape)
     data = np.broadcast_to(self._data, shape)
     return from_array(data[np.broadcast_to(mask._data, shape)], self._dtype)
@@ -953,8 +954,6 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         raise RuntimeError(
             f"expand(CPUBoolType{{{dims(mask._shape)}}}, size={dims(self._shape)}): the number of sizes provided "
             f"({len(self._shape)}) must be greater or equal to the number of dimensions in the tensor ({len(mask._shape)})")
-    from .elementwise import broadcast_shapes
-
     broadcast_shapes(mask._shape, self._shape)  # PyTorch's message when they do not fit
     check_no_internal_overlap(self)
     where = np.broadcast_to(mask._data, self._shape)
@@ -968,8 +967,6 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     # CompositeExplicitAutograd in PyTorch: self and mask broadcast, then masked_scatter_ on a copy.
-    from .elementwise import broadcast_shapes
-
     shape = broadcast_shapes(mask._shape, self._shape)
     if self._data is None:
         base = meta_tensor(shape, self._dtype)
@@ -1176,8 +1173,6 @@ def _along_dim_operands(self: Tensor, indices: Tensor, dim: int | None) -> tuple
             "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
             f"{len(self._shape)} dimensions for input, and {len(indices._shape)} dimensions for indices")
     dim = _wrap_dim(dim, len(self._shape))
-    from .elementwise import broadcast_shapes
-
     def but_dim(shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(1 if d == dim else s for d, s in enumerate(shape))
 
@@ -1214,9 +1209,6 @@ def generated_method(name: str) -> Callable:
     """The binding the op table generates for Tensor.<name> (which a fast method stands in front of)."""
     method = _GENERATED_METHODS.get(name)
     if method is None:
-        from ..build import METHODS
-        from ..python_api import make_method
-
         method = _GENERATED_METHODS[name] = make_method(METHODS[name])
     return method
 

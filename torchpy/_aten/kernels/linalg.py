@@ -23,6 +23,7 @@ from ..._dispatch import tls
 from ..._dispatch.keys import DispatchKey, key_bits
 from ..._dispatch.ops import ops
 from ..._tensor import dtype as _dt
+from ..._tensor import tensor as _tensor_module  # grad_mode_enabled: filled in by autograd, a layer above
 from ..._tensor.enums import contiguous_format
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..fastcall import aten as _overload
@@ -527,9 +528,7 @@ def _matmul_batched(tensor1: Tensor, tensor2: Tensor) -> Tensor:
 
 def matmul_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
     """matmul into `out`: the product, then resized into out (torchpy computes it out of place)."""
-    from ...autograd import is_grad_enabled
-
-    if is_grad_enabled() and (self.requires_grad or other.requires_grad or out.requires_grad):
+    if _tensor_module.grad_mode_enabled() and (self.requires_grad or other.requires_grad or out.requires_grad):
         raise RuntimeError(
             "matmul(): functions with out=... arguments don't support automatic differentiation, but one of "
             "the arguments requires grad.")

@@ -6,7 +6,10 @@ from typing import Sequence
 
 import numpy as np
 
-import torchpy
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
+from ..._tensor.dtype import int64
+from ..._tensor.enums import strided
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
@@ -51,16 +54,16 @@ def reduced_count(shape: Sequence[int], dim) -> int:
 
 def zeros(shape: Sequence[int], like):
     """at::zeros(shape, like.options())."""
-    return torchpy.ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=torchpy.strided,
+    return ops.aten.zeros.default(list(shape), dtype=like.dtype, layout=strided,
                                           device=like.device)
 
 
 def new_zeros(grad, shape: Sequence[int], with_options: bool = False):
     """grad.new_zeros(shape), or grad.new_zeros(shape, grad.options()) with the options spelled out."""
     if with_options:
-        return torchpy.ops.aten.new_zeros.default(grad, list(shape), dtype=grad.dtype, layout=torchpy.strided,
+        return ops.aten.new_zeros.default(grad, list(shape), dtype=grad.dtype, layout=strided,
                                                   device=grad.device)
-    return torchpy.ops.aten.new_zeros.default(grad, list(shape))
+    return ops.aten.new_zeros.default(grad, list(shape))
 
 
 def reverse(t, dim: int):
@@ -72,7 +75,7 @@ def scatter_back(grad, shape: Sequence[int], positions: np.ndarray):
     """The gradient of a gather: `positions` (the output's shape) holds, for each output
     element, the flat index of the input element it read. Repeated positions add up."""
     flat = zeros((int(np.prod(shape, dtype=np.int64)),), grad)
-    index = torchpy.tensor(np.ascontiguousarray(positions).reshape(-1), dtype=torchpy.int64)
+    index = functions.tensor(np.ascontiguousarray(positions).reshape(-1), dtype=int64)
     return flat.index_add(0, index, grad.reshape(-1)).reshape(tuple(shape))
 
 
@@ -87,26 +90,26 @@ def flat_positions(shape: Sequence[int]) -> np.ndarray:
 
 
 def scale(t, s):
-    return torchpy.ops.aten.mul.Scalar(t, s)
+    return ops.aten.mul.Scalar(t, s)
 
 
 def shift(t, s):
-    return torchpy.ops.aten.add.Scalar(t, s)
+    return ops.aten.add.Scalar(t, s)
 
 
 def scalar_zero(like, value=0.0):
     """A 0-dim zero in like's dtype, as at::where(cond, grad, 0.) makes it."""
-    return torchpy.ops.aten.scalar_tensor.default(value, dtype=like.dtype, layout=torchpy.strided,
+    return ops.aten.scalar_tensor.default(value, dtype=like.dtype, layout=strided,
                                                   device=like.device)
 
 
 def zeros_like(t, **options):
-    return torchpy.ops.aten.zeros_like.default(t, **options)
+    return ops.aten.zeros_like.default(t, **options)
 
 
 def zeros_like_options(t):
     """zeros_like(t, t.options()): dtype, layout and device spelled out."""
-    return zeros_like(t, dtype=t.dtype, layout=torchpy.strided, device=t.device)
+    return zeros_like(t, dtype=t.dtype, layout=strided, device=t.device)
 
 
 zeros_of = zeros

@@ -8,7 +8,8 @@ a node that raises "derivative for ... is not implemented" (torch's NotImplement
 
 from __future__ import annotations
 
-import torchpy
+from ..._dispatch.ops import ops
+from ..._tensor.enums import contiguous_format, strided
 
 from . import formula
 from ._common import wrap_dim, zeros, zeros_like
@@ -25,7 +26,7 @@ def _to_options(grad, dtype):
     """grad.to(dtype=, layout=, device=) as C++ formulas call it: nothing when it already fits."""
     if grad.dtype == dtype:
         return grad
-    return torchpy.ops.aten._to_copy.default(grad, dtype=dtype, layout=torchpy.strided, device=grad.device)
+    return ops.aten._to_copy.default(grad, dtype=dtype, layout=strided, device=grad.device)
 
 
 @formula(inputs=("self",), save=("self.dtype",))
@@ -36,7 +37,7 @@ def to_copy_backward(grad, self_dtype):
 # copy_ overwrites self: src gets the gradient (summed to its shape centrally).
 @formula(inputs=("self", "src"), save=("src.dtype",))
 def copy_backward(grad, src_dtype, needs):
-    grad_self = zeros_like(grad, memory_format=torchpy.contiguous_format) if needs[0] else None
+    grad_self = zeros_like(grad, memory_format=contiguous_format) if needs[0] else None
     return grad_self, (_to_options(grad, src_dtype) if needs[1] else None)
 
 

@@ -30,7 +30,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-import torchpy
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
 
 from ._common import reduced_dims, restore_reduced, wrap_dim
 
@@ -63,7 +64,7 @@ def jvp_rule(fn: Callable | None = None, *, name: str | None = None) -> Callable
 
 def _or_zeros(T: dict, V: dict, name: str):
     t = T[name]
-    return t if t is not None else torchpy.zeros_like(V[name])
+    return t if t is not None else functions.zeros_like(V[name])
 
 
 # --- explicit formulas -----------------------------------------------------------------------
@@ -102,27 +103,27 @@ def _product_rule(left_t, left, right_t, right, product: Callable):
 
 @jvp_rule
 def mm_jvp(T, V, outputs):
-    return _product_rule(T["self"], V["self"], T["mat2"], V["mat2"], torchpy.mm)
+    return _product_rule(T["self"], V["self"], T["mat2"], V["mat2"], functions.mm)
 
 
 @jvp_rule
 def bmm_jvp(T, V, outputs):
-    return _product_rule(T["self"], V["self"], T["mat2"], V["mat2"], torchpy.bmm)
+    return _product_rule(T["self"], V["self"], T["mat2"], V["mat2"], functions.bmm)
 
 
 @jvp_rule
 def mv_jvp(T, V, outputs):
-    return _product_rule(T["self"], V["self"], T["vec"], V["vec"], torchpy.mv)
+    return _product_rule(T["self"], V["self"], T["vec"], V["vec"], functions.mv)
 
 
 @jvp_rule
 def dot_jvp(T, V, outputs):
-    return _product_rule(T["self"], V["self"], T["tensor"], V["tensor"], torchpy.dot)
+    return _product_rule(T["self"], V["self"], T["tensor"], V["tensor"], functions.dot)
 
 
 @jvp_rule
 def vdot_jvp(T, V, outputs):
-    return _product_rule(T["self"], V["self"], T["other"], V["other"], torchpy.vdot)
+    return _product_rule(T["self"], V["self"], T["other"], V["other"], functions.vdot)
 
 
 def _affine(T, V, product_t, bias: str):
@@ -138,19 +139,19 @@ def _affine(T, V, product_t, bias: str):
 
 @jvp_rule
 def addmm_jvp(T, V, outputs):
-    product = _product_rule(T["mat1"], V["mat1"], T["mat2"], V["mat2"], torchpy.mm)
+    product = _product_rule(T["mat1"], V["mat1"], T["mat2"], V["mat2"], functions.mm)
     return _affine(T, V, product, "self")
 
 
 @jvp_rule
 def baddbmm_jvp(T, V, outputs):
-    product = _product_rule(T["batch1"], V["batch1"], T["batch2"], V["batch2"], torchpy.bmm)
+    product = _product_rule(T["batch1"], V["batch1"], T["batch2"], V["batch2"], functions.bmm)
     return _affine(T, V, product, "self")
 
 
 @jvp_rule
 def addmv_jvp(T, V, outputs):
-    product = _product_rule(T["mat"], V["mat"], T["vec"], V["vec"], torchpy.mv)
+    product = _product_rule(T["mat"], V["mat"], T["vec"], V["vec"], functions.mv)
     return _affine(T, V, product, "self")
 
 
@@ -200,7 +201,7 @@ adaptive_max_pool3d_jvp = jvp_rule(_adaptive_max_jvp(3), name="adaptive_max_pool
 # the positions), so the tangent is the op on grad_output's tangent.
 def _pooling_backward_jvp(name: str):
     def jvp_fn(T, V, outputs):
-        op = getattr(torchpy.ops.aten, name).default
+        op = getattr(ops.aten, name).default
         rest = [V[arg] for arg in ("indices",) if arg in V]
         return op(_or_zeros(T, V, "grad_output"), V["self"], *rest)
 
@@ -215,7 +216,7 @@ for _name in ("_adaptive_avg_pool2d_backward", "_adaptive_avg_pool3d_backward",
 # x.eq_(y) and friends: a zero tangent, but only for a self that had one (torch's self_t.zero_()).
 @jvp_rule
 def compare_inplace_jvp(T, V, outputs):
-    return None if T["self"] is None else torchpy.zeros_like(T["self"])
+    return None if T["self"] is None else functions.zeros_like(T["self"])
 
 
 @jvp_rule

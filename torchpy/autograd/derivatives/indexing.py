@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import torchpy
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
+from ..._tensor.enums import preserve_format
 
 from . import formula
 from ._common import new_zeros, scale, scatter_back, zeros, zeros_like
 
-aten = torchpy.ops.aten
+aten = ops.aten
 
 
 @formula(inputs=("self",), save=("self.shape", "indices"))
@@ -58,7 +60,7 @@ def index_add_backward(grad, dim, index, source_shape, alpha):
 def masked_select_backward(grad, self, mask):
     # The selection runs over self and mask broadcast together; un-broadcasting is central.
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-    spread = zeros_like(self.expand(list(shape)), memory_format=torchpy.preserve_format)
+    spread = zeros_like(self.expand(list(shape)), memory_format=preserve_format)
     return spread.masked_scatter(mask, grad)
 
 
@@ -107,15 +109,15 @@ def _scatter_mean(grad, self, dim, index, src, include_self, result):
 
 def _scatter_prod(grad, self, dim, index, src, include_self, result):
     # d result[p] / d self[p] = the product of the src values scattered to p.
-    grad_self = grad * torchpy.ones_like(self).scatter_reduce(dim, index, src, "prod")
+    grad_self = grad * functions.ones_like(self).scatter_reduce(dim, index, src, "prod")
     # d result[p] / d src[j] = the product of everything else at p: result / src[j] when
     # src[j] != 0; the product of the rest when src[j] is the group's only zero; else 0.
     zero = src == 0
-    zeros_in_group = torchpy.zeros_like(self).scatter_add(dim, index, zero.to(src.dtype)).gather(dim, index)
+    zeros_in_group = functions.zeros_like(self).scatter_add(dim, index, zero.to(src.dtype)).gather(dim, index)
     nonzero_src = src.masked_fill(zero, 1)
     rest = self.scatter_reduce(dim, index, nonzero_src, "prod", include_self=include_self).gather(dim, index)
-    at_zero = torchpy.where(zeros_in_group == 1, rest, 0.0)
-    others = torchpy.where(zero, at_zero, result.gather(dim, index) / nonzero_src)
+    at_zero = functions.where(zeros_in_group == 1, rest, 0.0)
+    others = functions.where(zero, at_zero, result.gather(dim, index) / nonzero_src)
     return grad_self, grad.gather(dim, index) * others
 
 

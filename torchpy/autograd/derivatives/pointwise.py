@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 
-import torchpy
-from torchpy._aten.fastcall import aten as fast_aten, call
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
+from ..._tensor.enums import contiguous_format, preserve_format
+from ..._aten.fastcall import aten as fast_aten, call
 
 from . import formula
 from ._common import scalar_zero, scale, shift, zeros_like, zeros_like_options, zeros_of
@@ -26,7 +28,7 @@ def zeros_backward(grad):
     return zeros_like(grad)
 
 
-aten = torchpy.ops.aten
+aten = ops.aten
 
 # PyTorch's generated backward functions compute the last input's gradient first where
 # derivatives.yaml gives one formula per input; the formulas below keep that order, and
@@ -126,7 +128,7 @@ def _minus_grad_times(grad, factor):
 # remainder(a, b) = a - b * floor(a / b); fmod uses trunc instead of floor.
 @formula(inputs=("self", "other"), save=("self", "other"))
 def remainder_backward(grad, self, other, needs):
-    grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="floor")) if needs[1] else None
+    grad_other = _minus_grad_times(grad, functions.div(self, other, rounding_mode="floor")) if needs[1] else None
     return grad, grad_other
 
 
@@ -137,7 +139,7 @@ def remainder_scalar_backward(grad):
 
 @formula(inputs=("self", "other"), save=("self", "other"))
 def fmod_backward(grad, self, other, needs):
-    grad_other = _minus_grad_times(grad, torchpy.div(self, other, rounding_mode="trunc")) if needs[1] else None
+    grad_other = _minus_grad_times(grad, functions.div(self, other, rounding_mode="trunc")) if needs[1] else None
     return grad, grad_other
 
 
@@ -152,7 +154,7 @@ def fmod_scalar_backward(grad):
 @formula(inputs=("self",), save=("self", "exponent"))
 def pow_scalar_exponent_backward(grad, self, exponent):
     if exponent == 0:
-        return zeros_like(self, memory_format=torchpy.contiguous_format)
+        return zeros_like(self, memory_format=contiguous_format)
     exponent = complex(exponent) if isinstance(exponent, complex) else float(exponent)  # a C++ Scalar's double
     return grad * scale(self.pow(exponent - 1), exponent)
 
@@ -167,17 +169,17 @@ def pow_backward(grad, self, exponent, result, needs):
         power = self.pow(aten.sub.Scalar(exponent, 1))
         product = grad * (exponent * power)
         zero = scalar_zero(product)
-        grad_self = torchpy.where(aten.eq.Scalar(exponent, 0.0), zero, product)
+        grad_self = functions.where(aten.eq.Scalar(exponent, 0.0), zero, product)
     return grad_self, grad_exponent
 
 
 def _pow_exponent_grad(grad, base, exponent, result):
     """d/dexponent of base^exponent = result * log(base), taken as 0 where base == 0, exponent >= 0."""
     non_negative = exponent >= 0
-    at_zero = torchpy.logical_and(base == 0, non_negative)
-    log_base = torchpy.log(base)
+    at_zero = functions.logical_and(base == 0, non_negative)
+    log_base = functions.log(base)
     product = result * log_base
-    return grad * torchpy.where(at_zero, scalar_zero(product), product)
+    return grad * functions.where(at_zero, scalar_zero(product), product)
 
 
 @formula(inputs=("exponent",), save=("self", "exponent", "result"))
@@ -185,7 +187,7 @@ def pow_scalar_base_backward(grad, self, exponent, result):
     if self == 0:
         product = scale(result, -math.inf)
         zero = zeros_of((), product)
-        return grad * torchpy.where(aten.ge.Scalar(exponent, 0), zero, product)
+        return grad * functions.where(aten.ge.Scalar(exponent, 0), zero, product)
     log_base = math.log(self) if self > 0 else math.nan
     return grad * scale(result, log_base)
 
@@ -366,7 +368,7 @@ def nan_to_num_backward(grad, self):
 
 def _where_else_zero(condition_of, grad):
     zero = scalar_zero(grad)  # made before the condition, as the C++ argument order has it
-    return torchpy.where(condition_of(), grad, zero)
+    return functions.where(condition_of(), grad, zero)
 
 
 @formula(inputs=("self",), save=("self", "min", "max"))
@@ -388,17 +390,17 @@ def clamp_tensor_backward(grad, self, min, max, needs):
         if min is not None and max is not None:
             # With min > max the result is max everywhere: max gets the gradient.
             if needs[1]:
-                grad_min = torchpy.where(torchpy.logical_and(self < min, min < max), grad, zero)
+                grad_min = functions.where(functions.logical_and(self < min, min < max), grad, zero)
             if needs[2]:
-                grad_max = torchpy.where(torchpy.logical_or(self > max, max < min), grad, zero)
+                grad_max = functions.where(functions.logical_or(self > max, max < min), grad, zero)
         elif min is not None:
-            grad_min = torchpy.where(self < min, grad, zero)
+            grad_min = functions.where(self < min, grad, zero)
         elif max is not None:
-            grad_max = torchpy.where(self > max, grad, zero)
+            grad_max = functions.where(self > max, grad, zero)
     grad_self = None
     if needs[0]:
         if min is not None and max is not None:
-            grad_self = _where_else_zero(lambda: torchpy.logical_and(self >= min, self <= max), grad)
+            grad_self = _where_else_zero(lambda: functions.logical_and(self >= min, self <= max), grad)
         elif min is not None:
             grad_self = _where_else_zero(lambda: self >= min, grad)
         elif max is not None:
@@ -438,8 +440,8 @@ def clamp_max_tensor_backward(grad, self, max, needs):
 def _ties(grad, self, other, masked_where: str):
     """grad where self and other differ, half of it at ties, zero where self `masked_where` other."""
     half = aten.div.Scalar(grad, 2)
-    shared = torchpy.where(self == other, half, grad)
-    return shared.masked_fill_(getattr(torchpy, masked_where)(self, other), 0)
+    shared = functions.where(self == other, half, grad)
+    return shared.masked_fill_(getattr(functions, masked_where)(self, other), 0)
 
 
 @formula(inputs=("self", "other"), save=("self", "other"))
@@ -487,7 +489,7 @@ def lerp_backward(grad, self, end, weight, needs):
     grad_end = grad * weight if needs[1] else None
     grad_self = None
     if needs[0]:
-        one_minus_weight = aten.empty_like.default(weight, memory_format=torchpy.preserve_format).fill_(1).sub_(weight)
+        one_minus_weight = aten.empty_like.default(weight, memory_format=preserve_format).fill_(1).sub_(weight)
         grad_self = grad * one_minus_weight
     grad_weight = grad * (end - self) if needs[2] else None
     return grad_self, grad_end, grad_weight
@@ -498,14 +500,14 @@ def lerp_backward(grad, self, end, weight, needs):
 
 @formula(inputs=("self", "other"), save=("condition",))
 def where_backward(grad, condition, needs):
-    grad_other = torchpy.where(condition, scalar_zero(grad, 0), grad) if needs[1] else None
+    grad_other = functions.where(condition, scalar_zero(grad, 0), grad) if needs[1] else None
     grad_self = _where_else_zero_int(condition, grad) if needs[0] else None
     return grad_self, grad_other
 
 
 def _where_else_zero_int(condition, grad):
     zero = scalar_zero(grad, 0)
-    return torchpy.where(condition, grad, zero)
+    return functions.where(condition, grad, zero)
 
 
 @formula(inputs=("self",), save=("mask",))

@@ -8,12 +8,13 @@ gather at the saved indices (max), and zeros for self.
 
 from __future__ import annotations
 
-import torchpy
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
 
 from . import formula
 from ._common import zeros
 
-_aten = torchpy.ops.aten
+_aten = ops.aten
 
 
 @formula(inputs=("self",), save=("self",))
@@ -59,7 +60,7 @@ def gather_at_indices(grad, indices, spatial: int):
     """Each output position's value of `grad` (input-shaped) at the flat spatial index the
     forward chose: PyTorch's max_pool_double_backward."""
     if indices.numel() == 0:
-        return torchpy.empty_like(indices, dtype=grad.dtype)
+        return functions.empty_like(indices, dtype=grad.dtype)
     size = list(indices.shape[: indices.dim() - spatial]) + [-1]
     flat_indices = indices.view(size)
     return grad.contiguous().view(size).gather(-1, flat_indices).view(list(indices.shape))

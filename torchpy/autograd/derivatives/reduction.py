@@ -10,8 +10,10 @@ import math
 
 import numpy as np
 
-import torchpy
-from torchpy._aten.fastcall import aten as fast_aten, call
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
+from ..._tensor.enums import strided
+from ..._aten.fastcall import aten as fast_aten, call
 
 from . import formula
 from ._common import reduced_count, reduced_dims, restore_reduced, scale, wrap_dim, zeros
@@ -48,7 +50,7 @@ _EXPAND, _DIV_SCALAR = fast_aten("expand"), fast_aten("div.Scalar")
 @formula(inputs=("self",), save=("self.shape", "dim", "keepdim"))
 def mean_dim_backward(grad, self_shape, dim, keepdim):
     spread = restore_reduced(grad, dim, keepdim, len(self_shape)).expand(self_shape)
-    return torchpy.ops.aten.div.Scalar(spread, reduced_count(self_shape, dim))
+    return ops.aten.div.Scalar(spread, reduced_count(self_shape, dim))
 
 
 # --- prod ------------------------------------------------------------------------------------
@@ -62,10 +64,10 @@ def _product_of_others(grad, t, dim: int):
     n = t.shape[dim]
     ones_shape = list(t.shape)
     ones_shape[dim] = 1
-    ones = torchpy.ops.aten.ones.default(ones_shape, dtype=grad.dtype, layout=torchpy.strided, device=grad.device)
-    before = torchpy.cat([ones, t.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    ones = ops.aten.ones.default(ones_shape, dtype=grad.dtype, layout=strided, device=grad.device)
+    before = functions.cat([ones, t.narrow(dim, 0, n - 1)], dim).cumprod(dim)
     later_reversed = t.narrow(dim, 1, n - 1).flip([dim])
-    after = torchpy.cat([ones, later_reversed], dim).cumprod(dim).flip([dim])
+    after = functions.cat([ones, later_reversed], dim).cumprod(dim).flip([dim])
     return grad * (before * after)
 
 
@@ -104,7 +106,7 @@ def _spread_over_ties(grad, self, value, dims, keepdim):
     ndim = self.dim()
     mask = _restore_by_view(value, dims, keepdim, ndim) == self
     grad = _restore_by_view(grad, dims, keepdim, ndim)
-    count = torchpy.ops.aten.sum.dim_IntList(mask, list(dims), True)
+    count = ops.aten.sum.dim_IntList(mask, list(dims), True)
     return grad / count * mask
 
 
@@ -139,7 +141,7 @@ def _select_back(grad, indices, shape, dim, keepdim):
     """Gradient of a reduction that picked one element per output at `indices` along dim."""
     if not keepdim and len(shape) > 0:
         grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
-    return torchpy.ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
+    return ops.aten.new_zeros.default(grad, list(shape)).scatter(dim, indices, grad)
 
 
 @formula(inputs=("self",), save=("self.shape", "dim", "keepdim", "result1"))
@@ -162,7 +164,7 @@ def aminmax_backward(grads, self, dim, keepdim, result0, result1):
         # aminmax restores both dims first and compares self with the value (amax the reverse)
         grad = _restore_by_view(grad, dims, keepdim, self.dim())
         mask = self == _restore_by_view(value, dims, keepdim, self.dim())
-        return grad / torchpy.ops.aten.sum.dim_IntList(mask, dims, True) * mask
+        return grad / ops.aten.sum.dim_IntList(mask, dims, True) * mask
 
     return spread(grad_min, result0) + spread(grad_max, result1)
 
@@ -189,7 +191,7 @@ def _std_grad(grad, self, dim, correction, keepdim, std):
 
 def _mean_grad(grad, self, dim, keepdim):
     spread = restore_reduced(grad, dim, keepdim, self.dim()).expand(self.shape)
-    return torchpy.ops.aten.div.Scalar(spread, reduced_count(self.shape, dim))
+    return ops.aten.div.Scalar(spread, reduced_count(self.shape, dim))
 
 
 @formula(inputs=("self",), save=("self", "dim", "correction", "keepdim"))
@@ -231,12 +233,12 @@ def logsumexp_backward(grad, self, dim, keepdim, result):
 
 @formula(inputs=("self",), save=("dim", "result", "self.dtype"))
 def softmax_backward(grad, dim, result, self_dtype):
-    return torchpy.ops.aten._softmax_backward_data.default(grad, result, dim, self_dtype)
+    return ops.aten._softmax_backward_data.default(grad, result, dim, self_dtype)
 
 
 @formula(inputs=("self",), save=("dim", "result", "self.dtype"))
 def log_softmax_backward(grad, dim, result, self_dtype):
-    return torchpy.ops.aten._log_softmax_backward_data.default(grad, result, dim, self_dtype)
+    return ops.aten._log_softmax_backward_data.default(grad, result, dim, self_dtype)
 
 
 # Double backward. With f = y * (g - sum(g y)) (softmax) and f = g - exp(y) sum(g) (log_softmax),
@@ -244,7 +246,7 @@ def log_softmax_backward(grad, dim, result, self_dtype):
 @formula(inputs=("grad_output", "output"),
          save=("grad_output", "output", "dim", "input_dtype"))
 def softmax_backward_data_backward(grad, grad_output, output, dim, input_dtype, needs):
-    grad_grad_output = (torchpy.ops.aten._softmax_backward_data.default(grad, output, dim, input_dtype)
+    grad_grad_output = (ops.aten._softmax_backward_data.default(grad, output, dim, input_dtype)
                         if needs[0] else None)
     grad_output_ = None
     if needs[1]:
@@ -301,9 +303,9 @@ def _cumprod_backward_with_zeros(grad, self, dim: int):
     j_shape[dim + 1] = n
     i = np.arange(n).reshape(i_shape)
     j = np.arange(n).reshape(j_shape)
-    replaced = torchpy.where(torchpy.tensor(i == j), 1.0, self.unsqueeze(0))
+    replaced = functions.where(functions.tensor(i == j), 1.0, self.unsqueeze(0))
     partial = replaced.cumprod(dim + 1)
-    later = torchpy.tensor(j >= i)
+    later = functions.tensor(j >= i)
     grad_each = (partial * grad.unsqueeze(0) * later).sum(dim + 1)  # [i, <other dims>]
     return grad_each.movedim(0, dim)
 
@@ -326,8 +328,8 @@ def _norm_grad(grad, self, p, dim, keepdim, norm):
     if math.isinf(p):
         # Only the entries of largest (smallest) magnitude move the norm; ties (and NaNs) share.
         at_norm = self.abs() == norm
-        mask = torchpy.logical_or(at_norm, self.isnan())
-        count = torchpy.ops.aten.sum.dim_IntList(mask, _dims_list(dim), True)
+        mask = functions.logical_or(at_norm, self.isnan())
+        count = ops.aten.sum.dim_IntList(mask, _dims_list(dim), True)
         share = grad / count * mask
         return self.sgn() * share
     if p < 1.0:

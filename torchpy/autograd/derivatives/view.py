@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import torchpy
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
+from ..._dispatch.ops import ops
+from ..._tensor.dtype import int64
 from ..._aten.fastcall import aten as _overload, call
 
 from . import formula
@@ -91,7 +93,7 @@ def permute_backward(grad, dims):
 
 
 _INT64_MAX = 2**63 - 1
-aten = torchpy.ops.aten
+aten = ops.aten
 
 
 @formula(inputs=("self",), save=("self.shape", "dim", "index"))
@@ -155,11 +157,11 @@ def as_strided_backward(grad, self_shape, self_stride, self_offset, size, stride
     low = min(int(in_at.min()), int(out_at.min()) if out_at.size else int(in_at.min()))
     high = max(int(in_at.max()), int(out_at.max()) if out_at.size else int(in_at.max()))
     storage = scatter_back(grad, (high - low + 1,), out_at - low)
-    taken = torchpy.tensor((in_at - low).reshape(-1), dtype=torchpy.int64)
+    taken = functions.tensor((in_at - low).reshape(-1), dtype=int64)
     grad_self = storage.index_select(0, taken).reshape(tuple(self_shape))
     uses = np.bincount((in_at - low).reshape(-1), minlength=high - low + 1)[(in_at - low)]
     if (uses > 1).any():
-        grad_self = grad_self / torchpy.tensor(uses, dtype=grad.dtype)
+        grad_self = grad_self / functions.tensor(uses, dtype=grad.dtype)
     return grad_self
 
 
@@ -200,19 +202,19 @@ def _pieces(grads) -> list:
 
 @formula(inputs=("self",), save=("dim",))
 def unbind_backward(grads, dim):
-    return torchpy.stack(_pieces(grads), dim)
+    return functions.stack(_pieces(grads), dim)
 
 
 @formula(inputs=("self",), save=("dim",))
 def split_backward(grads, dim):
     pieces = _pieces(grads)
-    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
+    return functions.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 @formula(inputs=("self",), save=("dim",))
 def split_with_sizes_backward(grads, dim):
     pieces = _pieces(grads)
-    return torchpy.cat(pieces, wrap_dim(dim, pieces[0].dim()))
+    return functions.cat(pieces, wrap_dim(dim, pieces[0].dim()))
 
 
 

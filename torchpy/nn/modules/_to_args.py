@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._tensor.device import device as device_cls
+from ..._tensor.dtype import dtype as dtype_cls
 from ..._tensor.tensor import Tensor
 
 
@@ -25,9 +27,6 @@ def _to_error(args: tuple, kwargs: dict) -> TypeError:
 
 def parse_to(args: tuple, kwargs: dict) -> tuple[Any, Any, bool]:
     """Module.to's argument forms: (device, dtype, non_blocking), (dtype, ...), (tensor, ...)."""
-    from ..._tensor.device import device as device_cls
-    from ..._tensor.dtype import dtype as dtype_cls
-
     if len(args) > 4:
         raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were given")
     known = {"device", "dtype", "non_blocking", "copy", "memory_format"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
 from ..._tensor.tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -34,15 +35,13 @@ class Linear(Module):
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
-        from ... import empty
-
         factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty((out_features, in_features), **factory_kwargs))
+        self.weight = Parameter(functions.empty((out_features, in_features), **factory_kwargs))
         if bias:
-            self.bias = Parameter(empty(out_features, **factory_kwargs))
+            self.bias = Parameter(functions.empty(out_features, **factory_kwargs))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

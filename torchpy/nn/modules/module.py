@@ -14,6 +14,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
 from ... import _typename
+from ..._aten.public import functions  # torchpy.<name>, made below the package root
 from ..._tensor.tensor import Tensor
 from ...autograd import grad_mode
 from ...utils._grad import zero_grads
@@ -484,9 +485,7 @@ class Module(StateDictMethods):
 
     def to_empty(self, *, device: Any, recurse: bool = True) -> "Module":
         """Move to `device` without copying values (e.g. a module built on meta)."""
-        from ... import empty_like
-
-        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
+        return self._apply(lambda t: functions.empty_like(t, device=device), recurse=recurse)
 
     def type(self, dst_type: Any) -> "Module":
         return self._apply(lambda t: t.type(dst_type))

@@ -22,7 +22,7 @@ import weakref
 from typing import Any, Iterator
 
 from ..._tensor.tensor import Tensor
-from ...overrides import enable_reentrant_dispatch
+from ..._tensor.torch_function import enable_reentrant_dispatch
 from ...utils._dtype_abbrs import dtype_abbrs
 from ...utils._python_dispatch import TorchDispatchMode
 from ...utils._pytree import tree_map
