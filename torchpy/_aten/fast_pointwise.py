@@ -71,8 +71,9 @@ def _unary(name: str, python_op: Any) -> Callable:
             self = args[0]
             if type(self) is Tensor:
                 # plain tensors / numbers: a mode only (the stack's emptiness first: no call then)
-                if _function_state.modes and function_mode_active():
-                    return dispatch_to_mode(binding, args, kwargs)
+                modes = _function_state.modes
+                if modes and function_mode_active():
+                    return dispatch_to_mode(binding, args, kwargs, modes)
                 return call(op, self._keyset, self)
             if isinstance(self, Tensor):
                 cls = default_handler_class(args)
@@ -96,8 +97,9 @@ def _binary(name: str, python_op: Any) -> Callable:
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
                 thread = _local.__dict__  # function modes and salt: one thread-local lookup
-                if thread["modes"] and function_mode_active():  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs)
+                modes = thread["modes"]
+                if modes and function_mode_active(thread):  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs, modes)
                 if kind is Tensor:
                     # call()'s first step, inline (autograd's kernel for these key sets)
                     hit = probe(self._keyset | other._keyset | thread["salt"])

@@ -106,12 +106,14 @@ class OperatorEntry:
         self.labels: list[str] = ["missing"] * K.NUM_RUNTIME_SLOTS
         # Resolution caches, all cleared on every change. Keyed by the key set to
         # dispatch on: `cache` -> (fn, calling, masked key set, runtime key), and
-        # `plain_cache` -> fn for PLAIN kernels (what redispatch reads). Keyed by
+        # `plain_cache` -> fn for PLAIN kernels (what redispatch reads), `raw_cache` ->
+        # (fn, masked key set) for RAW ones. Keyed by
         # "tensor keys | TLS salt" (see tls.py), for OpOverload.__call__:
         # `call_cache` -> fn for PLAIN kernels, `call_raw_cache` -> (fn, masked key
         # set) for RAW ones.
         self.cache: dict[int, tuple] = {}
         self.plain_cache: dict[int, Callable] = {}
+        self.raw_cache: dict[int, tuple] = {}
         self.call_cache: dict[int, Callable] = {}
         self.call_raw_cache: dict[int, tuple] = {}
         self.op: Any = None                   # the OpOverload, set by ops.py
@@ -173,7 +175,7 @@ class OperatorEntry:
 
     def clear_caches(self) -> None:
         # cleared in place: the dicts are the same for the entry's lifetime
-        for cache in (self.cache, self.plain_cache, self.call_cache, self.call_raw_cache):
+        for cache in (self.cache, self.plain_cache, self.raw_cache, self.call_cache, self.call_raw_cache):
             cache.clear()
 
     # --- resolving a call ----------------------------------------------------------
@@ -194,6 +196,8 @@ class OperatorEntry:
         self.cache[ks] = hit
         if hit[1] == PLAIN:
             self.plain_cache[ks] = hit[0]
+        elif hit[1] == RAW:
+            self.raw_cache[ks] = (hit[0], hit[2])
         return hit
 
     def _fallthrough_bits(self, backend: int) -> int:

@@ -105,9 +105,11 @@ class OpOverload:
         #   probe_call("tensor keys | salt") -> the PLAIN kernel call() would run
         #   probe_call_raw("tensor keys | salt") -> (RAW kernel, key set to hand it) call() would run
         #   probe_redispatch(key set) -> the PLAIN kernel _redispatch_raw would run
+        #   probe_redispatch_raw(key set) -> (RAW kernel, key set to hand it) _redispatch_raw would run
         self.probe_call = entry.call_cache.get
         self.probe_call_raw = entry.call_raw_cache.get
         self.probe_redispatch = entry.plain_cache.get
+        self.probe_redispatch_raw = entry.raw_cache.get
         self._schema = entry.schema
         self._binder = Binder(entry.schema)
         self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)

@@ -306,14 +306,19 @@ def _is_torch_function_enabled() -> bool:
     return state.enabled and state.subclasses_enabled
 
 
-def function_mode_active() -> bool:
+def function_mode_active(thread: dict | None = None) -> bool:
     """Whether a TorchFunctionMode must see a call: a mode is pushed, and DisableTorchFunction
     is not active (torch._C._is_torch_function_mode_enabled). The one definition of the test;
-    bindings that take their fast path only without a mode ask it."""
-    return bool(state.modes) and state.enabled
+    bindings that take their fast path only without a mode ask it. `thread`: this thread's
+    state dict (`state.__dict__`), where the caller holds it already."""
+    if thread is None:
+        thread = state.__dict__  # one thread-local lookup for both reads (an attribute read is one each)
+    return bool(thread["modes"]) and thread["enabled"]
 
 
-_is_torch_function_mode_enabled = function_mode_active
+def _is_torch_function_mode_enabled() -> bool:
+    """torch._C._is_torch_function_mode_enabled."""
+    return function_mode_active()
 
 
 def _convert(ret: Any, cls: type) -> Any:

@@ -76,6 +76,9 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     fn = op.probe_redispatch(below)  # _redispatch_raw's first step, inline: every op passes here
     if fn is not None:
         return fn(*args, **kwargs)
+    hit = op.probe_redispatch_raw(below)  # a feature kernel below (the Python key under a mode)
+    if hit is not None:
+        return hit[0](op, hit[1], args, kwargs)
     return op._redispatch_raw(below, args, kwargs)
 
 
@@ -83,7 +86,7 @@ def specialize(op: Any) -> Any:
     """autograd_kernel for one op, with its test unrolled where the op's tensors are its first
     one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    probe, redispatch = op.probe_redispatch, op._redispatch_raw
+    probe, probe_raw, redispatch = op.probe_redispatch, op.probe_redispatch_raw, op._redispatch_raw
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
 
     if layout == ((0, False),):
@@ -102,6 +105,9 @@ def specialize(op: Any) -> Any:
             fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
+            hit = probe_raw(below)  # a feature kernel below (the Python key under a mode)
+            if hit is not None:
+                return hit[0](op, hit[1], args, kwargs)
             return redispatch(below, args, kwargs)
 
         return one_tensor
@@ -123,6 +129,9 @@ def specialize(op: Any) -> Any:
             fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
+            hit = probe_raw(below)  # a feature kernel below (the Python key under a mode)
+            if hit is not None:
+                return hit[0](op, hit[1], args, kwargs)
             return redispatch(below, args, kwargs)
 
         return two_tensors
