@@ -23,10 +23,10 @@ from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
 from ..._tensor.finfo import finfo, iinfo
 from ..._tensor.promotion import promote_types
-from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, contiguous_strides_of, from_array, meta_tensor
 from ..fastcall import aten, call, call_kw
 from ..registry import register
-from .view import contiguous_strides_of, unsqueeze_geometry
+from ..meta.view import unsqueeze_geometry
 from .factory import check_shape
 from .variants import write_out
 from ..meta.layout import dense_strides_like, is_non_overlapping_and_dense, preserve_strides
