@@ -28,7 +28,7 @@ from ..fastcall import aten, call, call_kw
 from ..registry import register
 from ..meta import copy as rules
 from ..meta.copy import (  # noqa: F401 - re-exported for adaptive_pool, the autograd engine
-    NO_DATA, _CHANNELS_LAST_ORDER, channels_last_strides, check_copy, check_fill_value, copy_strides,
+    NO_DATA, PRESERVE, _CHANNELS_LAST_ORDER, channels_last_strides, check_copy, check_fill_value, copy_strides,
     is_channels_last_contiguous, strides_like_channels_last as _strides_like_channels_last,
 )
 from ..meta.layout import is_non_overlapping_and_dense, preserve_strides  # noqa: F401 - the engine's
@@ -104,16 +104,18 @@ def _copy_of(self: Tensor, d: _dt.dtype, memory_format: Any) -> Tensor:
     """A new CPU tensor with self's values as dtype `d`, strides per memory_format (the rule's)."""
     data = self._data
     shape = self._shape
-    strides = copy_strides(shape, self.stride(), memory_format)
+    strides = self._stride or self.stride()
     np_dtype = _dt.to_numpy_dtype(d)
     contiguous = contiguous_strides_of(shape)
-    if strides is contiguous or strides == contiguous:  # the common case: a C-order copy
+    # copy_strides' contiguous answer, tested inline: the common case is a C-order copy
+    if memory_format is contiguous_format or (memory_format in PRESERVE and strides == contiguous):
         out = data.copy() if data.dtype == np_dtype else cast_array(data, np_dtype)
         if out is data or out.base is data:  # cast_array may return a view (complex -> real)
             out = out.copy()
         elif not out.flags.c_contiguous:
             out = np.ascontiguousarray(out)
-        return fresh(out, d, strides if 0 in shape else None)
+        return fresh(out, d, contiguous if 0 in shape else None)
+    strides = copy_strides(shape, strides, memory_format)
     out = empty_strided_array(shape, strides, np_dtype)
     np.copyto(out, cast_array(data, np_dtype), casting="unsafe")
     return fresh(out, d, strides)

@@ -14,7 +14,8 @@ PyTorch's whatever NumPy picked. The composite view ops (reshape, flatten, chunk
 
 These kernels are on the hot path of almost every program, so they are written to do little:
 the array's methods rather than the module's functions (np.swapaxes costs twice a.swapaxes),
-view_of called directly, the offset read inline.
+view_of called directly, strides and offset read from the slots (`self._stride or self.stride()`:
+the method only when they are not worked out yet, or for a 0-dim tensor's empty strides).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def tensor_type_name(self: Tensor) -> str:
 
 @register("view")
 def view(self: Tensor, size: Sequence[int]) -> Tensor:
-    shape, strides = view_geometry(self._shape, self.stride(), size)
+    shape, strides = view_geometry(self._shape, self._stride or self.stride(), size)
     offset = self._offset
     if offset is None:
         offset = self.storage_offset()
@@ -138,7 +139,7 @@ def detach(self: Tensor) -> Tensor:
 
 @register("transpose")
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
-    d0, d1, shape, strides = transpose_geometry(self._shape, self.stride(), dim0, dim1)
+    d0, d1, shape, strides = transpose_geometry(self._shape, self._stride or self.stride(), dim0, dim1)
     data = self._data
     offset = self._offset
     return view_of(self, data.swapaxes(d0, d1) if d0 != d1 else data.view(), strides,
@@ -147,7 +148,7 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
 @register("permute")
 def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
-    perm, shape, strides = permute_geometry(self._shape, self.stride(), dims)
+    perm, shape, strides = permute_geometry(self._shape, self._stride or self.stride(), dims)
     offset = self._offset
     return view_of(self, self._data.transpose(perm), strides, self.storage_offset() if offset is None else offset)
 
@@ -184,7 +185,7 @@ def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
 
 @register("unsqueeze")
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
-    shape, strides = unsqueeze_rule(self._shape, self.stride(), dim)
+    shape, strides = unsqueeze_rule(self._shape, self._stride or self.stride(), dim)
     offset = self._offset
     # adding a size-1 dim is always a view
     return view_of(self, self._data.reshape(shape), strides, self.storage_offset() if offset is None else offset)
@@ -230,7 +231,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     offset = self._offset
     d, index, shape, strides, offset = select_geometry(
-        self._shape, self.stride(), self.storage_offset() if offset is None else offset, dim, index)
+        self._shape, self._stride or self.stride(), self.storage_offset() if offset is None else offset, dim, index)
     data = self._data  # the Ellipsis keeps a 0-d result an array view, not a NumPy scalar
     return view_of(self, data[index, ...] if d == 0 else data[(_FULL,) * d + (index, Ellipsis)], strides, offset)
 
@@ -239,7 +240,7 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
 def slice_(self: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
     offset = self._offset
     d, start, end, shape, strides, offset = slice_geometry(
-        self._shape, self.stride(), self.storage_offset() if offset is None else offset, dim, start, end, step)
+        self._shape, self._stride or self.stride(), self.storage_offset() if offset is None else offset, dim, start, end, step)
     index = slice(start, end, step)
     data = self._data
     return view_of(self, data[index] if d == 0 else data[(_FULL,) * d + (index,)], strides, offset)
