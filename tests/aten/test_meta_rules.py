@@ -35,3 +35,57 @@ def test_reduction_meta_kernels_are_the_meta_rules():
 def test_reduction_kernels_have_no_meta_branch():
     assert "_data is None" not in inspect.getsource(reduction_kernels)
     assert "_data" not in inspect.getsource(reduction_rules)
+
+
+# --- the view family: kernels/view.py's CPU kernels, meta/view.py's rules and Meta kernels -------
+
+from torchpy._aten.kernels import view as view_kernels  # noqa: E402
+from torchpy._aten.meta import view as view_rules  # noqa: E402
+
+VIEWS = ("view", "_unsafe_view", "alias", "detach", "t", "t_", "transpose", "transpose_", "permute", "expand",
+         "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "select", "slice", "diagonal", "as_strided", "unfold",
+         "unbind", "split", "split_with_sizes", "unsafe_split", "unsafe_split_with_sizes")
+
+
+def test_view_meta_kernels_are_the_meta_rules():
+    # split.sizes is a CompositeImplicitAutograd decomposition: it has no kernel of its own
+    entries = [e for e in NATIVE_FUNCTIONS
+               if e.schema.name.split("::")[1] in VIEWS and e.qualified_name != "aten::split.sizes"]
+    assert len(entries) == 29
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta != cpu, f"{entry.qualified_name}: one kernel for CPU and Meta"
+        assert _defined_in(registry.lookup(meta), view_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), view_kernels), entry.qualified_name
+
+
+def test_view_kernels_have_no_meta_branch():
+    assert "_data is None" not in inspect.getsource(view_kernels)
+    assert "_data" not in inspect.getsource(view_rules)
+
+
+# --- the copies: kernels/copy.py's clone / _to_copy / copy_ / copy / fill / zero, meta/copy.py ----
+
+from torchpy._aten.kernels import copy as copy_kernels  # noqa: E402
+from torchpy._aten.meta import copy as copy_rules  # noqa: E402
+
+COPIES = ("clone", "_to_copy", "copy_", "copy", "fill_", "fill", "zero_", "zero")
+
+
+def test_copy_meta_kernels_are_the_meta_rules():
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in COPIES]
+    assert len(entries) == 10
+    for entry in entries:
+        others = [k for k in entry.dispatch if k != "Meta"]
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch[others[0]]
+        assert meta != cpu, f"{entry.qualified_name}: one kernel for CPU and Meta"
+        assert _defined_in(registry.lookup(meta), copy_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), copy_kernels), entry.qualified_name
+
+
+def test_copy_rules_read_no_data():
+    assert "_data" not in inspect.getsource(copy_rules)
+    # cat / stack (not converted yet) still take one kernel for CPU and Meta and test for data
+    source = inspect.getsource(copy_kernels)
+    head = source[:source.index("# --- cat, stack")]
+    assert "_data is None" not in head and "_data is not None" not in head

@@ -23,59 +23,21 @@ from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
 from ..._tensor.finfo import finfo, iinfo
 from ..._tensor.promotion import promote_types
-from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, contiguous_strides_of, from_array, meta_tensor
 from ..fastcall import aten, call, call_kw
 from ..registry import register
-from .view import contiguous_strides_of, unsqueeze_geometry
+from ..meta import copy as rules
+from ..meta.copy import (  # noqa: F401 - re-exported for adaptive_pool, the autograd engine
+    NO_DATA, PRESERVE, _CHANNELS_LAST_ORDER, channels_last_strides, check_copy, check_fill_value, copy_strides,
+    is_channels_last_contiguous, strides_like_channels_last as _strides_like_channels_last,
+)
+from ..meta.layout import is_non_overlapping_and_dense, preserve_strides  # noqa: F401 - the engine's
+from ..meta.view import unsqueeze_geometry
 from .factory import check_shape
 from .variants import write_out
-from ..meta.layout import dense_strides_like, is_non_overlapping_and_dense, preserve_strides
 
 
-# --- layouts ----------------------------------------------------------------------------------
-
-
-# The layout rules live with the meta rules (they need no data).
-
-
-_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # dims innermost first: C, W, H, (D), N
-
-
-def channels_last_strides(shape: Sequence[int]) -> tuple[int, ...]:
-    """NHWC (4-d) or NDHWC (5-d) strides for an N, C, spatial... shape."""
-    order = _CHANNELS_LAST_ORDER[len(shape)]  # innermost first: C, W, H, (D), N
-    result = [0] * len(shape)
-    running = 1
-    for d in order:
-        result[d] = running
-        running *= shape[d]  # a size-0 dim zeroes the outer strides, as PyTorch computes them
-    return tuple(result)
-
-
-def is_channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    if len(shape) not in (4, 5):
-        return False
-    expected = 1
-    for d in _CHANNELS_LAST_ORDER[len(shape)]:
-        if shape[d] != 1:
-            if strides[d] != expected:
-                return False
-            expected *= shape[d]
-    return True
-
-
-def _strides_like_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """PyTorch's guess that a 4-d/5-d tensor's strides mean channels-last."""
-    if len(shape) not in (4, 5) or strides[1] == 0:
-        return False
-    lowest = 0
-    for d in _CHANNELS_LAST_ORDER[len(shape)]:
-        if shape[d] == 0 or strides[d] < lowest:
-            return False
-        if d == 0 and lowest == strides[1]:
-            return False
-        lowest = strides[d] * (shape[d] if shape[d] > 1 else 1)
-    return True
+# --- layouts: the rules live in meta/copy.py (they need no data) ---------------------------------
 
 
 def is_contiguous_as(t: Tensor, memory_format: Any) -> bool:
@@ -86,25 +48,6 @@ def is_contiguous_as(t: Tensor, memory_format: Any) -> bool:
 
 def _rank_fits(t: Tensor, memory_format: Any) -> bool:
     return len(t._shape) == (4 if memory_format is channels_last else 5)
-
-
-def strides_for(t: Tensor, memory_format: Any) -> tuple[int, ...]:
-    """The strides a copy of `t` gets under `memory_format` (None means preserve)."""
-    shape = t._shape
-    if memory_format is None or memory_format is preserve_format:
-        strides = t.stride()
-        if is_non_overlapping_and_dense(shape, strides):
-            return strides
-        return dense_strides_like(shape, strides)
-    if memory_format is contiguous_format:
-        return contiguous_strides(shape)
-    if memory_format is channels_last or memory_format is channels_last_3d:
-        rank = 4 if memory_format is channels_last else 5
-        if len(shape) != rank:
-            name = "channels_last" if rank == 4 else "channels_last_3d"
-            raise RuntimeError(f"required rank {rank} tensor to use {name} format")
-        return channels_last_strides(shape)
-    raise RuntimeError(f"unsupported memory format {memory_format}")
 
 
 def empty_strided_array(shape: Sequence[int], strides: Sequence[int], np_dtype: np.dtype) -> np.ndarray:
@@ -157,33 +100,25 @@ def _warn_if_complex_to_real(src: _dt.dtype, dst: _dt.dtype) -> None:
 # --- clone, _to_copy, copy_, copy ------------------------------------------------------------------
 
 
-def _copy_of(self: Tensor, d: _dt.dtype, device: Any, memory_format: Any) -> Tensor:
-    """A new tensor with self's values as dtype `d` on `device`, strides per memory_format."""
+def _copy_of(self: Tensor, d: _dt.dtype, memory_format: Any) -> Tensor:
+    """A new CPU tensor with self's values as dtype `d`, strides per memory_format (the rule's)."""
     data = self._data
     shape = self._shape
-    contiguous = contiguous_strides_of(shape)
-    if memory_format is contiguous_format or (memory_format in _PRESERVE and self.stride() == contiguous):
-        strides = contiguous
-    else:
-        strides = strides_for(self, memory_format)
-    if device.type == "meta":
-        return meta_tensor(shape, d, strides)
-    if data is None:
-        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    strides = self._stride or self.stride()
     np_dtype = _dt.to_numpy_dtype(d)
-    if strides is contiguous or strides == contiguous:  # the common case: a C-order copy
+    contiguous = contiguous_strides_of(shape)
+    # copy_strides' contiguous answer, tested inline: the common case is a C-order copy
+    if memory_format is contiguous_format or (memory_format in PRESERVE and strides == contiguous):
         out = data.copy() if data.dtype == np_dtype else cast_array(data, np_dtype)
         if out is data or out.base is data:  # cast_array may return a view (complex -> real)
             out = out.copy()
         elif not out.flags.c_contiguous:
             out = np.ascontiguousarray(out)
-        return fresh(out, d, strides if 0 in shape else None)
+        return fresh(out, d, contiguous if 0 in shape else None)
+    strides = copy_strides(shape, strides, memory_format)
     out = empty_strided_array(shape, strides, np_dtype)
     np.copyto(out, cast_array(data, np_dtype), casting="unsafe")
     return fresh(out, d, strides)
-
-
-_PRESERVE = (None, preserve_format)
 
 
 def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...] | None) -> Tensor:
@@ -196,7 +131,7 @@ def fresh(array: np.ndarray, d: _dt.dtype, strides: tuple[int, ...] | None) -> T
 
 @register("clone")
 def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
-    return _copy_of(self, self._dtype, self._device, memory_format)
+    return _copy_of(self, self._dtype, memory_format)
 
 
 @register("_to_copy")
@@ -205,77 +140,16 @@ def _to_copy(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None
     if layout is not None and layout is not strided:
         raise NotImplementedError(f"_to_copy to layout {layout} is not supported")
     target = self._dtype if dtype is None else dtype
-    return _copy_of(self, target, self._device if device is None else device, memory_format)
-
-
-_INTERNAL_OVERLAP = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-    "location. Please clone() the tensor before performing the operation."
-)
-_PARTIAL_OVERLAP = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
-
-
-def check_no_internal_overlap(t: Tensor) -> None:
-    """An output may not write one memory location through two of its elements."""
-    for size, stride in zip(t._shape, t.stride()):
-        if stride == 0 and size > 1:
-            raise RuntimeError(_INTERNAL_OVERLAP)
-
-
-def check_no_partial_overlap(a: Tensor, b: Tensor) -> None:
-    """Two dense tensors over one storage must be the same elements or disjoint."""
-    storage = a._storage
-    if storage is None or storage is not b._storage or a is b:
-        return
-    if not a.numel() or not b.numel():
-        return
-    if not (is_non_overlapping_and_dense(a._shape, a.stride()) and is_non_overlapping_and_dense(b._shape, b.stride())):
-        return
-    a_begin, b_begin = a.storage_offset(), b.storage_offset()
-    a_end, b_end = a_begin + a.numel(), b_begin + b.numel()
-    if a_begin == b_begin and a_end == b_end:
-        if a.stride() != b.stride():
-            raise RuntimeError(_PARTIAL_OVERLAP)
-    elif a_begin < b_end and b_begin < a_end:
-        raise RuntimeError(_PARTIAL_OVERLAP)
-
-
-def _check_copy_shapes(self: Tensor, src: Tensor) -> None:
-    """src must broadcast to self's shape (PyTorch compares dims from the last one)."""
-    a, b = self._shape, src._shape
-    if a == b:
-        return
-    ndim = max(len(a), len(b))
-    shape = [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        size_a = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
-        size_b = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
-        if size_a != size_b and size_a != 1 and size_b != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at non-singleton "
-                f"dimension {i}")
-        shape[i] = size_b if size_a == 1 else size_a
-    if tuple(shape) != a:
-        raise RuntimeError(
-            f"output with shape [{', '.join(map(str, a))}] doesn't match the broadcast shape "
-            f"[{', '.join(map(str, shape))}]"
-        )
+    if device is not None and device.type == "meta":  # to the meta device: the rule's layout, no data
+        return rules.copy_of(self, target, memory_format)
+    return _copy_of(self, target, memory_format)
 
 
 @register("copy_")
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if self is src:
         return self
-    _check_copy_shapes(self, src)
-    check_no_internal_overlap(self)
-    check_no_partial_overlap(self, src)
-    if self._data is None:
-        return self
-    if src._data is None:
-        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    check_copy(self, src)
     _warn_if_complex_to_real(src._dtype, self._dtype)
     np.copyto(self._data, cast_array(src._data, self._data.dtype), casting="unsafe")
     return self
@@ -363,49 +237,45 @@ def fill_value_array(value: Any, d: _dt.dtype) -> np.ndarray:
 def fill_(self: Tensor, value: Any) -> Tensor:
     data = self._data
     exact = _EXACT_FILL.get(self._dtype)
-    if exact is not None and data is not None and type(value) in (int, float):
+    if exact is not None and type(value) in (int, float):
         kind, low, high = exact
         if (kind is float or type(value) is int) and low <= value <= high:
             data.fill(value)  # in range and exactly representable: no checks or rounding to emulate
             return self
-    converted = fill_value_array(value, self._dtype)
-    if data is not None:
-        data[...] = converted
+    data[...] = fill_value_array(value, self._dtype)
     return self
 
 
 @register("fill__tensor")
 def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
-    if value._shape:
-        raise RuntimeError(
-            f"fill_ only supports 0-dimension value tensor but got tensor with {len(value._shape)} dimensions.")
-    if self._data is None:
-        return self
-    if value._data is None:
-        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    check_fill_value(value)
     return fill_(self, value.item())
 
 
 @register("zero_")
 def zero_(self: Tensor) -> Tensor:
-    if self._data is not None:
-        self._data.fill(0)
+    self._data.fill(0)
     return self
 
 
 @register("fill")
 def fill(self: Tensor, value: Any) -> Tensor:
-    return fill_(_copy_of(self, self._dtype, self._device, None), value)
+    return fill_(_copy_of(self, self._dtype, None), value)
 
 
 @register("fill_tensor")
 def fill_tensor(self: Tensor, value: Tensor) -> Tensor:
-    return fill__tensor(_copy_of(self, self._dtype, self._device, None), value)
+    return fill__tensor(_copy_of(self, self._dtype, None), value)
 
 
 @register("zero")
 def zero(self: Tensor) -> Tensor:
-    return zero_(_copy_of(self, self._dtype, self._device, None))
+    return zero_(_copy_of(self, self._dtype, None))
+
+
+# the Meta kernels are the rules (meta/copy.py), as <name>_meta
+for _name in ("clone", "_to_copy", "copy_", "copy", "fill_", "fill__tensor", "zero_", "fill", "fill_tensor", "zero"):
+    register(f"{_name}_meta", getattr(rules, _name))
 
 
 # --- cat, stack --------------------------------------------------------------------------------------

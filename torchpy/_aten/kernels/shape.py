@@ -18,7 +18,7 @@ from ..._tensor.enums import contiguous_format
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..fastcall import aten, call, call_kw
 from ..registry import register
-from .view import INT64_MAX, infer_size, shape_str, view_strides
+from ..meta.view import INT64_MAX, infer_size, shape_str, view_strides
 
 
 def _view(self: Tensor, shape: list[int]) -> Tensor:

@@ -1,0 +1,229 @@
+"""Meta rules of the copies (clone, _to_copy, copy_, copy, fill_, fill, zero_, zero): the
+strides a copy gets, and the checks a copy into a tensor makes, from metadata alone.
+
+A copy keeps its input's strides when they are dense and non-overlapping, and otherwise its
+dimension order (zero strides do not move); an explicit memory format asks for contiguous or
+channels-last strides. kernels/copy.py's CPU kernels allocate by these rules; the Meta kernels
+at the end are the rules plus `meta_tensor`.
+
+Copying out of a meta tensor into a CPU one is PyTorch's NotImplementedError; the dispatcher
+sends such mixed calls to the Meta kernel (Meta is the higher backend), which refuses them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..._tensor import dtype as _dt
+from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
+from ..._tensor.tensor import Tensor, contiguous_strides, contiguous_strides_of, meta_tensor
+from .layout import dense_strides_like, is_non_overlapping_and_dense
+
+Strides = tuple[int, ...]
+
+_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # dims innermost first: C, W, H, (D), N
+PRESERVE = (None, preserve_format)
+NO_DATA = "Cannot copy out of meta tensor; no data!"
+
+
+# --- memory formats --------------------------------------------------------------------------------
+
+
+def channels_last_strides(shape: Sequence[int]) -> Strides:
+    """NHWC (4-d) or NDHWC (5-d) strides for an N, C, spatial... shape."""
+    result = [0] * len(shape)
+    running = 1
+    for d in _CHANNELS_LAST_ORDER[len(shape)]:
+        result[d] = running
+        running *= shape[d]  # a size-0 dim zeroes the outer strides, as PyTorch computes them
+    return tuple(result)
+
+
+def is_channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    if len(shape) not in (4, 5):
+        return False
+    expected = 1
+    for d in _CHANNELS_LAST_ORDER[len(shape)]:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def strides_like_channels_last(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """PyTorch's guess that a 4-d/5-d tensor's strides mean channels-last."""
+    if len(shape) not in (4, 5) or strides[1] == 0:
+        return False
+    lowest = 0
+    for d in _CHANNELS_LAST_ORDER[len(shape)]:
+        if shape[d] == 0 or strides[d] < lowest:
+            return False
+        if d == 0 and lowest == strides[1]:
+            return False
+        lowest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def format_strides(shape: tuple[int, ...], strides: Strides, memory_format: Any) -> Strides:
+    """The strides a copy of a (shape, strides) tensor gets under `memory_format` (None: preserve)."""
+    if memory_format is None or memory_format is preserve_format:
+        if is_non_overlapping_and_dense(shape, strides):
+            return strides
+        return dense_strides_like(shape, strides)
+    if memory_format is contiguous_format:
+        return contiguous_strides(shape)
+    if memory_format is channels_last or memory_format is channels_last_3d:
+        rank = 4 if memory_format is channels_last else 5
+        if len(shape) != rank:
+            name = "channels_last" if rank == 4 else "channels_last_3d"
+            raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+        return channels_last_strides(shape)
+    raise RuntimeError(f"unsupported memory format {memory_format}")
+
+
+def copy_strides(shape: tuple[int, ...], strides: Strides, memory_format: Any) -> Strides:
+    """clone / _to_copy's result strides."""
+    contiguous = contiguous_strides_of(shape)
+    if memory_format is contiguous_format or (memory_format in PRESERVE and strides == contiguous):
+        return contiguous
+    return format_strides(shape, strides, memory_format)
+
+
+# --- copy_'s checks --------------------------------------------------------------------------------
+
+_INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+    "location. Please clone() the tensor before performing the operation."
+)
+_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_no_internal_overlap(t: Tensor) -> None:
+    """An output may not write one memory location through two of its elements."""
+    for size, stride in zip(t._shape, t.stride()):
+        if stride == 0 and size > 1:
+            raise RuntimeError(_INTERNAL_OVERLAP)
+
+
+def check_no_partial_overlap(a: Tensor, b: Tensor) -> None:
+    """Two dense tensors over one storage must be the same elements or disjoint."""
+    storage = a._storage
+    if storage is None or storage is not b._storage or a is b:
+        return
+    if not a.numel() or not b.numel():
+        return
+    if not (is_non_overlapping_and_dense(a._shape, a.stride()) and is_non_overlapping_and_dense(b._shape, b.stride())):
+        return
+    a_begin, b_begin = a.storage_offset(), b.storage_offset()
+    a_end, b_end = a_begin + a.numel(), b_begin + b.numel()
+    if a_begin == b_begin and a_end == b_end:
+        if a.stride() != b.stride():
+            raise RuntimeError(_PARTIAL_OVERLAP)
+    elif a_begin < b_end and b_begin < a_end:
+        raise RuntimeError(_PARTIAL_OVERLAP)
+
+
+def check_copy_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> None:
+    """src (shape b) must broadcast to self's shape a (PyTorch compares dims from the last one)."""
+    if a == b:
+        return
+    ndim = max(len(a), len(b))
+    shape = [0] * ndim
+    for i in range(ndim - 1, -1, -1):
+        size_a = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        size_b = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at non-singleton "
+                f"dimension {i}")
+        shape[i] = size_b if size_a == 1 else size_a
+    if tuple(shape) != a:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, a))}] doesn't match the broadcast shape "
+            f"[{', '.join(map(str, shape))}]"
+        )
+
+
+def check_copy(self: Tensor, src: Tensor) -> None:
+    """copy_'s checks, before any data moves."""
+    check_copy_shapes(self._shape, src._shape)
+    check_no_internal_overlap(self)
+    check_no_partial_overlap(self, src)
+
+
+def check_fill_value(value: Tensor) -> None:
+    if value._shape:
+        raise RuntimeError(
+            f"fill_ only supports 0-dimension value tensor but got tensor with {len(value._shape)} dimensions.")
+
+
+def _into_meta(self: Tensor) -> None:
+    """A mixed call reached the Meta kernel: writing into a tensor that is not meta needs data."""
+    if self._device.type != "meta":
+        raise NotImplementedError(NO_DATA)
+
+
+# --- the Meta kernels ------------------------------------------------------------------------------
+
+
+def copy_of(self: Tensor, d: _dt.dtype, memory_format: Any) -> Tensor:
+    """A meta tensor laid out as a copy of `self` (any device) as dtype `d` would be."""
+    return meta_tensor(self._shape, d, copy_strides(self._shape, self.stride(), memory_format))
+
+
+def clone(self: Tensor, *, memory_format: Any = None) -> Tensor:
+    return copy_of(self, self._dtype, memory_format)
+
+
+def _to_copy(self: Tensor, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
+             pin_memory: bool | None = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+    if layout is not None and layout is not strided:
+        raise NotImplementedError(f"_to_copy to layout {layout} is not supported")
+    if device is not None and device.type != "meta":
+        raise NotImplementedError(NO_DATA)
+    return copy_of(self, self._dtype if dtype is None else dtype, memory_format)
+
+
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    if self is src:
+        return self
+    check_copy(self, src)
+    _into_meta(self)
+    return self
+
+
+def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    _into_meta(self)
+    return copy_(clone(self), src, non_blocking)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    return self  # torch's meta fill_ checks no value: nothing is converted
+
+
+def fill__tensor(self: Tensor, value: Tensor) -> Tensor:
+    check_fill_value(value)
+    _into_meta(self)
+    return self
+
+
+def zero_(self: Tensor) -> Tensor:
+    return self
+
+
+def fill(self: Tensor, value: Any) -> Tensor:
+    return clone(self)
+
+
+def fill_tensor(self: Tensor, value: Tensor) -> Tensor:
+    check_fill_value(value)
+    _into_meta(self)
+    return clone(self)
+
+
+def zero(self: Tensor) -> Tensor:
+    return clone(self)
