@@ -42,6 +42,9 @@ from ._aten.python_reductions import norm  # noqa: E402,F401  (Python-level in t
 from ._aten.kernels.indexing import nonzero_public as nonzero  # noqa: E402,F401  (as_tuple= is Python-level in torch)
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)
+from ._tensor import members as _members  # noqa: E402
+
+_members.install(Tensor)  # Tensor's method table: the op table's bindings and every declared member, once
 from .autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )

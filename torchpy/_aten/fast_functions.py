@@ -16,10 +16,15 @@ from typing import Any, Callable
 
 from .._tensor.device import CPU
 from .._tensor.dtype import dtype as _dtype
+from .._tensor.function_modes import call_mode, mode_on, track
+from .._tensor.members import MODES, PROTOCOL, declare, declare_wrapper
 from .._tensor.tensor import Size, Tensor
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call, call_kw
+
+_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+track(globals())
 
 _SIZE_TYPES = (tuple, list, Size)
 
@@ -114,6 +119,16 @@ def _two_tensor_method(op_name: str, generated: Callable) -> Callable:
     return method
 
 
+def new_tensor_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Tensor.new_tensor, seen by a TorchFunctionMode."""
+    if _function_modes and mode_on():
+        return call_mode(Tensor.new_tensor, self, *args, **kwargs)
+    return new_tensor(self, *args, **kwargs)
+
+
+new_tensor_method.__name__ = new_tensor_method.__qualname__ = "new_tensor"
+
+
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
@@ -134,10 +149,15 @@ def install(namespace: dict[str, Any]) -> None:
     namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
     for name, op_name in _PRODUCTS.items():
         namespace[name] = _wrap(name, _two_tensor_function(op_name, namespace[name]), namespace[name])
-        generated_method = getattr(Tensor, name)
-        setattr(Tensor, name, _wrap(name, _two_tensor_method(op_name, generated_method), generated_method))
-    if not hasattr(Tensor, "new_tensor"):
-        Tensor.new_tensor = new_tensor
+        declare_wrapper(name, _product_method(name, op_name), checks=PROTOCOL)  # (it checks needs_override)
+    declare("new_tensor", new_tensor_method, checks=MODES)
+
+
+def _product_method(name: str, op_name: str) -> Callable[[Callable], Callable]:
+    def make(generated: Callable) -> Callable:
+        return _wrap(name, _two_tensor_method(op_name, generated), generated)
+
+    return make
 
 
 def _wrap(name: str, fast: Callable, generated: Callable) -> Callable:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._tensor.enums import contiguous_format
+from .._tensor.members import MODES, declare_wrapper
 from .._tensor.tensor import Size, Tensor
 from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call, call_kw
@@ -214,8 +215,9 @@ def _with_default_dim(name: str, op_name: str) -> Callable:
     return method
 
 
-def install() -> None:
-    """Put these in front of the generated methods of the same names."""
+def declare_members() -> None:
+    """Declare these in front of the generated methods of the same names (which they defer to
+    for other forms and under a mode)."""
     fast = {
         "view": _int_list_method("view", "view"),
         "reshape": _int_list_method("reshape", "reshape"),
@@ -252,10 +254,17 @@ def install() -> None:
         "chunk": _with_default_dim("chunk", "chunk"),
     }
     for name, method in fast.items():
-        _GENERATED[name] = getattr(Tensor, name)
         method.__name__ = method.__qualname__ = name
-        method.__doc__ = getattr(_GENERATED[name], "__doc__", None)
-        setattr(Tensor, name, method)
+        declare_wrapper(name, _in_front(name, method), checks=MODES)
+
+
+def _in_front(name: str, method: Callable) -> Callable[[Callable], Callable]:
+    def make(generated: Callable) -> Callable:
+        _GENERATED[name] = generated
+        method.__doc__ = getattr(generated, "__doc__", None)
+        return method
+
+    return make
 
 
 def _joining_function(name: str, op_name: str) -> Callable:

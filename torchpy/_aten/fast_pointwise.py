@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._tensor.members import PROTOCOL, TABLE, declare_wrapper
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
 from .._tensor.torch_function import (
@@ -188,12 +189,11 @@ def _fast(name: str, generated: Callable) -> Callable:
 _NAMES = UNARY + UNARY_INPLACE + tuple(BINARY) + ("clamp", "clamp_", "clamp_min", "clamp_max")
 
 
-def install() -> None:
-    """Put the fast methods in front of the generated Tensor methods of the same names."""
+def declare_members() -> None:
+    """Declare the fast methods in front of the generated Tensor methods of the same names."""
     for name in _NAMES:
-        generated = Tensor.__dict__.get(name)
-        if getattr(generated, "_python_op", None) is not None:  # generated from the op table
-            setattr(Tensor, name, _fast(name, generated))
+        if name in TABLE.generated:
+            declare_wrapper(name, lambda generated, name=name: _fast(name, generated), checks=PROTOCOL)
 
 
 def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:

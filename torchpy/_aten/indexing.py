@@ -21,6 +21,7 @@ import numpy as np
 
 from .._tensor import dtype as _dt
 from .._tensor.enums import strided
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._tensor.torch_function import dispatch_from_binding
 from .fast_methods import _moded
@@ -316,6 +317,5 @@ getitem.__name__ = getitem.__qualname__ = "__getitem__"
 setitem.__name__ = setitem.__qualname__ = "__setitem__"
 
 
-def install() -> None:
-    Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
+declare("__getitem__", getitem, checks=MODES)
+declare("__setitem__", setitem, checks=MODES)

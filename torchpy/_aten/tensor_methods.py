@@ -16,6 +16,7 @@ from .._tensor import dtype as _dt
 from .._tensor.device import canonical_device, device as device_type
 from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
 from .fast_methods import _moded
@@ -133,17 +134,17 @@ def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs:
     return to(self, _as_dtype(dtype), non_blocking)
 
 
-def install() -> None:
-    Tensor.to = to
-    Tensor.cpu = cpu
+def declare_members() -> None:
+    declare("to", to, checks=MODES, replaces_generated=True)  # torch's Python-level argument forms
+    declare("cpu", cpu, checks=MODES)
     type_.__name__ = type_.__qualname__ = "type"
-    Tensor.type = type_
+    declare("type", type_, checks=MODES)
     for name, d in _DTYPE_METHODS.items():
-        setattr(Tensor, name, _dtype_method(d, name))
-    Tensor.T = _transposing_property("numpy_T", "The dims reversed (x.permute(n-1, ..., 0)).")
-    Tensor.mT = _transposing_property("mT", "The last two dims transposed.")
-    Tensor.H = _transposing_property("matrix_H", "The conjugate transpose of a matrix.")
-    Tensor.mH = _transposing_property("mH", "The last two dims conjugate-transposed.")
+        declare(name, _dtype_method(d, name), checks=MODES)
+    declare("T", _transposing_property("numpy_T", "The dims reversed (x.permute(n-1, ..., 0))."), checks=MODES)
+    declare("mT", _transposing_property("mT", "The last two dims transposed."), checks=MODES)
+    declare("H", _transposing_property("matrix_H", "The conjugate transpose of a matrix."), checks=MODES)
+    declare("mH", _transposing_property("mH", "The last two dims conjugate-transposed."), checks=MODES)
 
 
 def _transposing_property(op_name: str, doc: str) -> property:

@@ -25,6 +25,7 @@ from ..._dispatch import tls
 from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
+from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..._tensor.torch_function import state as _function_state
@@ -905,7 +906,7 @@ def _nonzero(input: Tensor, out: Tensor | None, as_tuple: bool) -> Any:
 
 nonzero_public.__name__ = nonzero_public.__qualname__ = "nonzero"
 _nonzero_method.__name__ = _nonzero_method.__qualname__ = "nonzero"
-Tensor.nonzero = _nonzero_method  # type: ignore[attr-defined]  (the generated method has no as_tuple)
+declare("nonzero", _nonzero_method, checks=MODES, replaces_generated=True)  # (the generated one has no as_tuple)
 
 
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
@@ -1231,5 +1232,6 @@ def _dim_index_method(name: str, op_name: str) -> Callable:
     return method
 
 
-Tensor.gather = _dim_index_method("gather", "gather")  # type: ignore[attr-defined]
-Tensor.index_select = _dim_index_method("index_select", "index_select")  # type: ignore[attr-defined]
+# (under a mode they defer to the generated binding, which the mode sees)
+declare("gather", _dim_index_method("gather", "gather"), checks=MODES, replaces_generated=True)
+declare("index_select", _dim_index_method("index_select", "index_select"), checks=MODES, replaces_generated=True)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import strided
+from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..registry import register
 from ..fastcall import aten as fast_aten
@@ -458,9 +459,12 @@ def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, require
     return method
 
 
-Tensor.sort = _fast_method("sort", "sort", (int, bool), (-1, False))  # type: ignore[attr-defined]
-Tensor.argsort = _fast_method("argsort", "argsort", (int, bool), (-1, False))  # type: ignore[attr-defined]
-Tensor.topk = _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1)  # type: ignore[attr-defined]
+# (under a mode they defer to the generated binding, which the mode sees)
+declare("sort", _fast_method("sort", "sort", (int, bool), (-1, False)), checks=MODES, replaces_generated=True)
+declare("argsort", _fast_method("argsort", "argsort", (int, bool), (-1, False)), checks=MODES,
+        replaces_generated=True)
+declare("topk", _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1), checks=MODES,
+        replaces_generated=True)
 
 
 # --- _unique: the distinct values (and each element's position among them) --------------------
