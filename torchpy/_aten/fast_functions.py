@@ -23,7 +23,7 @@ from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor.torch_function import state as _function_state
 from .fastcall import aten, call, call_kw
 
-_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 
 _SIZE_TYPES = (tuple, list, Size)

@@ -7,10 +7,11 @@ So each such member starts with
     if _function_modes and mode_on():
         return call_mode(<the member>, self, ...)
 
-`_function_modes` is a plain global of the member's module: how many modes are pushed on
-any thread's stack, written into every module that `track`s it whenever a mode is entered
-or exited. While no mode exists anywhere (nearly always) the test is one global read; only
-then is the thread's own stack looked at (`mode_on`). The protocol proper (subclasses,
+`_function_modes` is a plain global of the member's module: whether any thread has a mode
+pushed, written into every module that `track`s it whenever a mode is entered or exited.
+While no mode exists anywhere (nearly always) the test is one global read of a bool (an int
+would cost ~1 ns more: the jump tests True / False by identity); only then is the thread's own
+stack looked at (`mode_on`). The protocol proper (subclasses,
 handler order) is torch_function.py's; this module is below Tensor so that tensor.py can
 use it.
 """
@@ -35,18 +36,19 @@ _lock = threading.Lock()
 
 
 def track(namespace: dict[str, Any]) -> None:
-    """Keep `namespace["_function_modes"]` (a module's globals) equal to the number of modes
-    pushed on any thread: the one read a member makes while there are none."""
-    namespace["_function_modes"] = _pushed
+    """Keep `namespace["_function_modes"]` (a module's globals) True while any thread has a mode
+    pushed: the one read a member makes while none has."""
+    namespace["_function_modes"] = _pushed > 0
     _namespaces.append(namespace)
 
 
 def _set_pushed(delta: int) -> None:
     global _pushed
-    with _lock:
+    with _lock:  # (threads entering and exiting modes at once)
         _pushed += delta
-        for namespace in _namespaces:
-            namespace["_function_modes"] = _pushed
+        if _pushed == 0 or _pushed == delta:  # the flag flips: no mode left, or the first one
+            for namespace in _namespaces:
+                namespace["_function_modes"] = _pushed > 0
 
 
 def push(mode: Any) -> None:

@@ -19,7 +19,7 @@ from .tensor import (
     _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of, init_fields, storage_of,
 )
 
-_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 _PYTHON_BITS = K.key_bits(DispatchKey.Python) | K.key_bits(DispatchKey.PythonTLSSnapshot)
 

@@ -34,7 +34,7 @@ from .members import MODES, tensor_member
 from .printing import format_tensor
 
 
-_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 
 

@@ -11,7 +11,7 @@ from .._tensor.tensor import Tensor
 from ..utils.hooks import RemovableHandle
 from . import forward_grad, functional_api
 
-_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 
 

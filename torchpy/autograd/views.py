@@ -297,7 +297,7 @@ class CopySlices(Node):
 
 # --- Tensor properties that read a view's history ---------------------------------------------
 
-_function_modes = 0  # TorchFunctionModes pushed on any thread (function_modes keeps it)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 
 
