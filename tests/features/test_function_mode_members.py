@@ -253,4 +253,4 @@ def test_a_mode_on_another_thread_is_not_seen_here():
     finally:
         leave.set()
         thread.join()
-    assert tensor._function_modes is False and function_modes._pushed == 0
+    assert tensor._function_modes is False and function_modes._pushed == []

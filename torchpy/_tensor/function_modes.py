@@ -19,7 +19,6 @@ use it.
 from __future__ import annotations
 
 import sys
-import threading
 from typing import Any, Callable
 
 from .._dispatch import tls
@@ -30,37 +29,40 @@ from .._dispatch import tls
 # thread-local lookup (`state.__dict__`).
 state = tls.thread_state(modes=list, subclasses_enabled=lambda: True, enabled=lambda: True)
 
-_pushed = 0  # modes on all threads' stacks
+# One entry per mode pushed on any thread: list.append / pop are atomic, so no lock is needed
+# (a lock would double a mode's entry cost).
+_pushed: list[None] = []
 _namespaces: list[dict[str, Any]] = []  # the globals of modules whose members test `_function_modes`
-_lock = threading.Lock()
 
 
 def track(namespace: dict[str, Any]) -> None:
     """Keep `namespace["_function_modes"]` (a module's globals) True while any thread has a mode
     pushed: the one read a member makes while none has."""
-    namespace["_function_modes"] = _pushed > 0
+    namespace["_function_modes"] = bool(_pushed)
     _namespaces.append(namespace)
 
 
-def _set_pushed(delta: int) -> None:
-    global _pushed
-    with _lock:  # (threads entering and exiting modes at once)
-        _pushed += delta
-        if _pushed == 0 or _pushed == delta:  # the flag flips: no mode left, or the first one
-            for namespace in _namespaces:
-                namespace["_function_modes"] = _pushed > 0
+def _set_flags(value: bool) -> None:
+    for namespace in _namespaces:
+        namespace["_function_modes"] = value
 
 
 def push(mode: Any) -> None:
     """Push `mode` on this thread's stack (TorchFunctionMode.__enter__)."""
     state.modes.append(mode)
-    _set_pushed(1)
+    _pushed.append(None)
+    if not _namespaces[0]["_function_modes"]:
+        _set_flags(True)
 
 
 def pop() -> Any:
     """Pop this thread's innermost mode (TorchFunctionMode.__exit__)."""
     mode = state.modes.pop()
-    _set_pushed(-1)
+    _pushed.pop()
+    if not _pushed:
+        _set_flags(False)
+        if _pushed:  # another thread pushed one meanwhile: its flags may have been overwritten
+            _set_flags(True)
     return mode
 
 
