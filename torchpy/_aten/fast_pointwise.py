@@ -23,6 +23,7 @@ from .._tensor.torch_function import (
     run_default, run_default_binary,
 )
 from .._tensor.function_modes import mode_on, track
+from .._tensor.function_modes import state as _function_state
 from .._dispatch import tls as _tls
 from .fastcall import aten, call
 
@@ -73,8 +74,9 @@ def _unary(name: str, python_op: Any) -> Callable:
         if len(args) == 1 and not kwargs:
             self = args[0]
             if type(self) is Tensor:
-                # plain tensors / numbers: a mode only (one global read while none exists)
-                if _function_modes and mode_on():
+                # plain tensors / numbers: a mode only (one global read while none exists; under a
+                # mode, the stack's emptiness first: a handler's own calls make no call here)
+                if _function_modes and _function_state.modes and mode_on():
                     return dispatch_to_mode(binding, args, kwargs)
                 return call(op, self._keyset, self)
             if isinstance(self, Tensor):
@@ -99,7 +101,7 @@ def _binary(name: str, python_op: Any) -> Callable:
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
                 thread = _local.__dict__  # function modes and salt: one thread-local lookup
-                if _function_modes and mode_on(thread):  # plain tensors / numbers: a mode only
+                if _function_modes and thread["modes"] and mode_on(thread):  # plain tensors / numbers: a mode only
                     return dispatch_to_mode(binding, args, kwargs, thread["modes"])
                 if kind is Tensor:
                     # call()'s first step, inline (autograd's kernel for these key sets)
@@ -156,7 +158,7 @@ def _where(name: str, python_op: Any) -> Callable:
         if len(args) == 3 and not kwargs:
             condition, self, other = args
             if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
-                if _function_modes and mode_on():  # plain tensors: a mode only
+                if _function_modes and _function_state.modes and mode_on():  # plain tensors: a mode only
                     return dispatch_to_mode(binding, args, kwargs)
                 return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
         return _slow(binding, python_op, args, kwargs)

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from .._dispatch.ops import OpOverload, call
 from .._tensor.tensor import Tensor, from_array
 from .._tensor.function_modes import mode_on, track
+from .._tensor.function_modes import state as function_state
 from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor import dtype as _dt
 from .python_api import PythonOp, _tuple_of
@@ -29,7 +30,7 @@ _REQUIRED = object()  # a parameter without a default: never dropped
 
 # The globals every generated binding runs with (its ops and python_op are closure cells): one
 # namespace whose `_function_modes` flag function_modes keeps current.
-_GLOBALS: dict[str, Any] = {"Tensor": Tensor, "call": call, "mode_on": mode_on, "needs_override": needs_override,
+_GLOBALS: dict[str, Any] = {"Tensor": Tensor, "call": call, "mode_on": mode_on, "state": function_state, "needs_override": needs_override,
                             "dispatch_from_binding": dispatch_from_binding, "__builtins__": __builtins__}
 track(_GLOBALS)
 
@@ -93,8 +94,9 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     if not plans:
         return None
     name = python_op.name
-    # one global read while no mode exists anywhere: mode_on() is called only under one
-    no_mode = "not (_function_modes and mode_on())"
+    # one global read while no mode exists anywhere; under one, the stack's emptiness first (a
+    # handler's own calls): mode_on() is called only with a mode on this thread's stack
+    no_mode = "not (_function_modes and state.modes and mode_on())"
     if is_method:
         lines = ["def binding(self, *args, **kwargs):",
                  f"    if not kwargs and type(self) is Tensor and {no_mode}:",
