@@ -14,12 +14,13 @@ import numpy  # noqa: E402
 import torch  # noqa: E402
 
 import bench_dispatch  # noqa: E402
+import bench_members  # noqa: E402
 import bench_ops  # noqa: E402
 import bench_autograd  # noqa: E402
 import bench_pytree  # noqa: E402
 import bench_modes  # noqa: E402
 
-BENCHMARKS = [bench_dispatch, bench_ops, bench_autograd, bench_pytree, bench_modes]
+BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes]
 
 
 def cpu_description() -> str:

@@ -30,6 +30,8 @@ LAYERS: dict[str, str] = {
     "torchpy._dispatch": "dispatch",
     # the object model: Tensor, dtype, device, promotion, printing, __torch_function__'s protocol
     "torchpy._tensor": "tensor",
+    "torchpy._tensor.function_modes": "tensor",  # the mode stack, mode_on(): below tensor.py, which uses them
+    "torchpy._tensor.members": "tensor",  # Tensor's method table; installed by torchpy/__init__
     # the operator library: the YAML, kernels, bindings, and the torch namespace's functions
     "torchpy._aten": "aten",
     # functionality keys other than autograd (Python key, ADInplaceOrView, fallthroughs)

@@ -33,6 +33,9 @@ from ._typename import typename  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 
 from . import autograd  # noqa: E402  (registers the Autograd kernel)
+from ._tensor import members as _members  # noqa: E402
+
+_members.install(Tensor)  # Tensor's method table: the op table's bindings and every declared member, once
 from .autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
 )

@@ -7,8 +7,7 @@ names, and attaches the public functions, Tensor methods and operator dunders.
 
 from __future__ import annotations
 
-from .._tensor import converters
-from .._tensor.tensor import Tensor
+from .._tensor import converters, members
 from . import dunders, kernels  # noqa: F401  (kernels: registers them)
 from .build import FUNCTIONS, METHODS, build_python_api, register_native_functions
 from .positional import make_positional_method, probe_tensor
@@ -19,19 +18,17 @@ register_native_functions()
 build_python_api()
 
 _PROBE = probe_tensor()
-for _name, _python_op in METHODS.items():
-    if not hasattr(Tensor, _name):  # hand-written members (shape, size, ...) win
-        # with positional fast paths from the schema where plain-int calls have them
-        setattr(Tensor, _name, make_positional_method(_python_op, _PROBE) or make_method(_python_op))
-dunders.install(METHODS)
+for _name, _python_op in METHODS.items():  # Tensor's method table, with the members declared by hand
+    # with positional fast paths from the schema where plain-int / plain-tensor calls have them
+    members.declare_generated(_name, make_positional_method(_python_op, _PROBE) or make_method(_python_op))
+dunders.declare_members(METHODS)
 
-from . import fast_methods, indexing, tensor_methods  # noqa: E402  (x[i], x[i] = v; to(), float(), T, ...)
+from . import fast_methods, indexing, tensor_methods  # noqa: E402,F401  (x[i], x[i] = v; to(), float(), T, ...)
 from . import fast_pointwise  # noqa: E402  (x.exp(), x.add(y), ...)
 
-indexing.install()
-tensor_methods.install()
-fast_methods.install()
-fast_pointwise.install()
+tensor_methods.declare_members()
+fast_methods.declare_members()
+fast_pointwise.declare_members()
 
 from .._tensor.creation import as_tensor, tensor  # noqa: E402
 from .._tensor.promotion import can_cast, promote_types  # noqa: E402

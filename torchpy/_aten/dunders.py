@@ -32,6 +32,7 @@ import numpy as np
 
 from .._dispatch.ops import op_for
 from .._tensor.dtype import from_numpy_dtype
+from .._tensor.members import NONE, PROTOCOL, declare
 from .._tensor.tensor import Tensor, from_array, wrapped_number
 from .._tensor.torch_function import _DECLINED, dispatch_from_binding, needs_override, run_default_binary
 from .._tensor.torch_function import state as _function_state
@@ -317,8 +318,9 @@ def _where_method(where: PythonOp) -> Callable:
     return method
 
 
-def install(methods: dict[str, PythonOp]) -> None:
-    """Attach the operator dunders (and Tensor.where) to Tensor."""
+def declare_members(methods: dict[str, PythonOp]) -> None:
+    """Declare the operator dunders (and Tensor.where); a dunder the op table also generates
+    (__and__, __iand__, ...) replaces that binding."""
     dunders: dict[str, Callable] = {}
     for name, (tensor_op, number_op) in _BINARY.items():
         dunders[name] = _binary(name, tensor_op, number_op)
@@ -335,8 +337,8 @@ def install(methods: dict[str, PythonOp]) -> None:
         fn.__name__ = _TORCH_NAMES.get(name, name)
         fn.__qualname__ = f"Tensor.{fn.__name__}"
         fn._python_op = None  # type: ignore[attr-defined]  (checks overrides itself, subclasses too)
-        setattr(Tensor, name, fn)
-    Tensor.__array_priority__ = 1000  # NumPy scalars and arrays defer to Tensor's operators
+        declare(name, fn, checks=PROTOCOL, replaces_generated=name in methods)
+    declare("__array_priority__", 1000, checks=NONE)  # NumPy scalars and arrays defer to Tensor's operators
     where = FUNCTIONS.get(("", "where"))
     if where is not None:
-        Tensor.where = _where_method(where)
+        declare("where", _where_method(where), checks=PROTOCOL)

@@ -16,9 +16,14 @@ from typing import Any, Callable
 from .._tensor.creation import tensor
 from .._tensor.device import CPU
 from .._tensor.dtype import dtype as _dtype
+from .._tensor.function_modes import call_mode, mode_on, track
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Size, Tensor
-from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
+from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .fastcall import aten, call, call_kw
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 _SIZE_TYPES = (tuple, list, Size)
 
@@ -41,7 +46,7 @@ def _size_factory(op_name: str, generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not function_mode_active() and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
+        if not (_function_modes and mode_on()) and (not kwargs or (len(kwargs) == 1 and type(kwargs.get("dtype")) is _dtype)):
             size = _size(args)
             if size is not None:
                 options = {"dtype": kwargs["dtype"]} if kwargs else {}
@@ -61,7 +66,7 @@ def _arange(generated: Callable) -> Callable:
     python_op = generated._python_op
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and 0 < len(args) <= 3 and not function_mode_active() and all(type(a) is int for a in args):
+        if not kwargs and 0 < len(args) <= 3 and not (_function_modes and mode_on()) and all(type(a) is int for a in args):
             op = overloads[len(args) - 1]
             if len(args) == 3 and args[2] == 1:  # arange.start_step, its step equal to the default dropped
                 args = args[:2]
@@ -73,11 +78,23 @@ def _arange(generated: Callable) -> Callable:
     return function
 
 
+def new_tensor_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Tensor.new_tensor, seen by a TorchFunctionMode."""
+    if _function_modes and mode_on():
+        return call_mode(Tensor.new_tensor, self, *args, **kwargs)
+    return new_tensor(self, *args, **kwargs)
+
+
+new_tensor_method.__name__ = new_tensor_method.__qualname__ = "new_tensor"
+
+
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
                layout: Any = None, pin_memory: bool = False) -> Tensor:
     """x.new_tensor(data): a copy of data with x's dtype and device unless given (Python-level in torch too)."""
     return tensor(data, dtype=dtype or self._dtype, device=device or self._device, requires_grad=requires_grad)
 
+
+declare("new_tensor", new_tensor_method, checks=MODES)
 
 _FACTORIES = {"zeros": "zeros", "ones": "ones", "empty": "empty.memory_format", "rand": "rand", "randn": "randn"}
 
@@ -87,8 +104,6 @@ def install(namespace: dict[str, Any]) -> None:
     for name, op_name in _FACTORIES.items():
         namespace[name] = _wrap(name, _size_factory(op_name, namespace[name]), namespace[name])
     namespace["arange"] = _wrap("arange", _arange(namespace["arange"]), namespace["arange"])
-    if not hasattr(Tensor, "new_tensor"):
-        Tensor.new_tensor = new_tensor
 
 
 def _wrap(name: str, fast: Callable, generated: Callable) -> Callable:

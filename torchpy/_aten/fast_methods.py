@@ -17,9 +17,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._tensor.enums import contiguous_format
-from .._tensor.torch_function import function_mode_active
+from .._tensor.function_modes import mode_on, track
+from .._tensor.members import MODES, declare_wrapper
 from .._tensor.tensor import Size, Tensor
 from .fastcall import aten, call, call_kw
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 _GENERATED: dict[str, Callable] = {}  # the generated methods these stand in front of
 
@@ -39,7 +43,7 @@ def _int_list_method(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and not function_mode_active():
+        if not kwargs and not (_function_modes and mode_on()):
             values = _ints(args)
             if values is not None:
                 return call(op, self._keyset, self, values)
@@ -57,7 +61,7 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
     reduce_all, reduce_dim = aten(all_op), aten(dim_op)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if function_mode_active():
+        if _function_modes and mode_on():
             return _GENERATED[name](self, *args, **kwargs)
         if not kwargs:
             if not args:
@@ -84,7 +88,7 @@ def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
 
 
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not args and not kwargs and not function_mode_active():
+    if not args and not kwargs and not (_function_modes and mode_on()):
         data = self._data  # NumPy's C-contiguity, like PyTorch's, ignores size-1 dims
         if data.flags.c_contiguous if data is not None else self.is_contiguous():
             return self  # as PyTorch's Tensor::contiguous, without dispatching
@@ -93,7 +97,7 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 
 def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-    if not kwargs and len(args) == 1 and not function_mode_active():
+    if not kwargs and len(args) == 1 and not (_function_modes and mode_on()):
         value = args[0]
         if type(value) in (int, float, bool, complex):
             return call(aten("fill_.Scalar"), self._keyset, self, value)
@@ -102,7 +106,7 @@ def fill_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.unflatten(1, (2, 3))."""
-    if not kwargs and len(args) == 2 and type(args[0]) is int and not function_mode_active():
+    if not kwargs and len(args) == 2 and type(args[0]) is int and not (_function_modes and mode_on()):
         sizes = _ints((args[1],))
         if sizes is not None:
             return call(aten("unflatten.int"), self._keyset, self, args[0], sizes)
@@ -111,7 +115,7 @@ def unflatten(self: Tensor, *args: Any, **kwargs: Any) -> Any:
 
 def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """x.as_strided((2, 2), (1, 2)) / x.as_strided(size, stride, offset)."""
-    if not kwargs and 2 <= len(args) <= 3 and not function_mode_active():
+    if not kwargs and 2 <= len(args) <= 3 and not (_function_modes and mode_on()):
         size, stride = _ints((args[0],)), _ints((args[1],))
         if size is not None and stride is not None:
             if len(args) == 2 or args[2] is None:
@@ -121,8 +125,9 @@ def as_strided(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return _GENERATED["as_strided"](self, *args, **kwargs)
 
 
-def install() -> None:
-    """Put these in front of the generated methods of the same names."""
+def declare_members() -> None:
+    """Declare these in front of the generated methods of the same names (which they defer to
+    for other forms and under a mode)."""
     fast = {
         "view": _int_list_method("view", "view"),
         "reshape": _int_list_method("reshape", "reshape"),
@@ -136,10 +141,17 @@ def install() -> None:
         "fill_": fill_,
     }
     for name, method in fast.items():
-        _GENERATED[name] = getattr(Tensor, name)
         method.__name__ = method.__qualname__ = name
-        method.__doc__ = getattr(_GENERATED[name], "__doc__", None)
-        setattr(Tensor, name, method)
+        declare_wrapper(name, _in_front(name, method), checks=MODES)
+
+
+def _in_front(name: str, method: Callable) -> Callable[[Callable], Callable]:
+    def make(generated: Callable) -> Callable:
+        _GENERATED[name] = generated
+        method.__doc__ = getattr(generated, "__doc__", None)
+        return method
+
+    return make
 
 
 def _joining_function(name: str, op_name: str) -> Callable:
@@ -147,7 +159,7 @@ def _joining_function(name: str, op_name: str) -> Callable:
     op = aten(op_name)
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        if len(args) + len(kwargs) <= 2 and not function_mode_active():
+        if len(args) + len(kwargs) <= 2 and not (_function_modes and mode_on()):
             tensors = args[0] if args else kwargs.get("tensors")
             dim = args[1] if len(args) > 1 else kwargs.get("dim", 0)
             if (len(kwargs) == 0 or set(kwargs) <= {"dim", "tensors"}) and type(tensors) in (list, tuple) \

@@ -15,17 +15,21 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._tensor.members import PROTOCOL, TABLE, declare_wrapper
 from .._tensor.tensor import Tensor
 from .dunders import wrap_number
 from .._tensor.torch_function import (
-    _DECLINED, default_handler_class, dispatch_from_binding, dispatch_to_mode, function_mode_active, needs_override,
+    _DECLINED, default_handler_class, dispatch_from_binding, dispatch_to_mode, needs_override,
     run_default, run_default_binary,
 )
-from .._tensor.torch_function import state as _function_state
+from .._tensor.function_modes import mode_on, track
+from .._tensor.function_modes import state as _function_state
 from .._dispatch import tls as _tls
 from .fastcall import aten, call
 
 _local = _tls.local
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 _NUMBERS = frozenset({bool, int, float, complex})
 
@@ -70,10 +74,10 @@ def _unary(name: str, python_op: Any) -> Callable:
         if len(args) == 1 and not kwargs:
             self = args[0]
             if type(self) is Tensor:
-                # plain tensors / numbers: a mode only (the stack's emptiness first: no call then)
-                modes = _function_state.modes
-                if modes and function_mode_active():
-                    return dispatch_to_mode(binding, args, kwargs, modes)
+                # plain tensors / numbers: a mode only (one global read while none exists; under a
+                # mode, the stack's emptiness first: a handler's own calls make no call here)
+                if _function_modes and _function_state.modes and mode_on():
+                    return dispatch_to_mode(binding, args, kwargs)
                 return call(op, self._keyset, self)
             if isinstance(self, Tensor):
                 cls = default_handler_class(args)
@@ -97,9 +101,8 @@ def _binary(name: str, python_op: Any) -> Callable:
             kind = type(other)
             if kind is Tensor or (kind in _NUMBERS and number_name is not None):
                 thread = _local.__dict__  # function modes and salt: one thread-local lookup
-                modes = thread["modes"]
-                if modes and function_mode_active(thread):  # plain tensors / numbers: a mode only
-                    return dispatch_to_mode(binding, args, kwargs, modes)
+                if _function_modes and thread["modes"] and mode_on(thread):  # plain tensors / numbers: a mode only
+                    return dispatch_to_mode(binding, args, kwargs, thread["modes"])
                 if kind is Tensor:
                     # call()'s first step, inline (autograd's kernel for these key sets)
                     hit = probe(self._keyset | other._keyset | thread["salt"])
@@ -139,7 +142,7 @@ def _clamp(name: str, python_op: Any) -> Callable:
                 if all(type(b) in _BOUNDS for b in bounds) and any(b is not None for b in bounds):
                     while bounds[-1] is None:
                         bounds.pop()
-                    if function_mode_active():  # needs_override's answer here
+                    if _function_modes and mode_on():  # needs_override's answer here
                         return dispatch_from_binding(binding, args, kwargs)
                     return call(op, args[0]._keyset, args[0], *bounds)
         return _slow(binding, python_op, args, kwargs)
@@ -155,7 +158,7 @@ def _where(name: str, python_op: Any) -> Callable:
         if len(args) == 3 and not kwargs:
             condition, self, other = args
             if type(condition) is Tensor and type(self) is Tensor and type(other) is Tensor:
-                if _function_state.modes and function_mode_active():  # plain tensors: a mode only
+                if _function_modes and _function_state.modes and mode_on():  # plain tensors: a mode only
                     return dispatch_to_mode(binding, args, kwargs)
                 return call(op, condition._keyset | self._keyset | other._keyset, condition, self, other)
         return _slow(binding, python_op, args, kwargs)
@@ -187,12 +190,11 @@ def _fast(name: str, generated: Callable) -> Callable:
 _NAMES = UNARY + UNARY_INPLACE + tuple(BINARY) + ("clamp", "clamp_", "clamp_min", "clamp_max")
 
 
-def install() -> None:
-    """Put the fast methods in front of the generated Tensor methods of the same names."""
+def declare_members() -> None:
+    """Declare the fast methods in front of the generated Tensor methods of the same names."""
     for name in _NAMES:
-        generated = Tensor.__dict__.get(name)
-        if getattr(generated, "_python_op", None) is not None:  # generated from the op table
-            setattr(Tensor, name, _fast(name, generated))
+        if name in TABLE.generated:
+            declare_wrapper(name, lambda generated, name=name: _fast(name, generated), checks=PROTOCOL)
 
 
 def fast_functions(generated: dict[str, Callable]) -> dict[str, Callable]:

@@ -22,13 +22,17 @@ import numpy as np
 from .._tensor import dtype as _dt
 from .._tensor.creation import tensor
 from .._tensor.enums import strided
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor, from_array, meta_tensor
 from .._tensor.torch_function import dispatch_from_binding
-from .._tensor.torch_function import function_mode_active
+from .._tensor.function_modes import mode_on, track
 from .._dispatch import tls
 from .fastcall import aten, call, call_kw
 from .kernels.copy import fill_value_array
 from .kernels.view import INT64_MAX, tensor_type_name
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 _INDEX_TYPES_ERROR = (
     "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
@@ -218,13 +222,13 @@ _local = tls.local
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not function_mode_active():
+    if type(index) is int and self._shape and -self._shape[0] <= index < self._shape[0] and not (_function_modes and mode_on()):
         # x[i]: _select's checks passed; select.int as call() would make it, one frame less
         hit = _SELECT_PROBE(self._keyset | _local.salt)
         if hit is not None:
             return hit[0](_SELECT, hit[1], (self, 0, index), {})
         return call(_SELECT, self._keyset, self, 0, index)
-    if function_mode_active():
+    if _function_modes and mode_on():
         return dispatch_from_binding(getitem, (self, index), {})
     if _is_int(index):
         return _select(self, 0, int(index))
@@ -284,7 +288,7 @@ def copy_to(dst: Tensor, src: Tensor) -> None:
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
-    if function_mode_active():
+    if _function_modes and mode_on():
         return dispatch_from_binding(setitem, (self, index, value), {})
     value = _value_tensor(self, value)
     if index is False:
@@ -314,6 +318,5 @@ getitem.__name__ = getitem.__qualname__ = "__getitem__"
 setitem.__name__ = setitem.__qualname__ = "__setitem__"
 
 
-def install() -> None:
-    Tensor.__getitem__ = getitem
-    Tensor.__setitem__ = setitem
+declare("__getitem__", getitem, checks=MODES)
+declare("__setitem__", setitem, checks=MODES)

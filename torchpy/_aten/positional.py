@@ -19,13 +19,20 @@ from typing import Any, Callable
 
 from .._dispatch.ops import OpOverload, call
 from .._tensor.tensor import Tensor, from_array
-from .._tensor.torch_function import dispatch_from_binding, function_mode_active, needs_override
-from .._tensor.torch_function import state as function_state
+from .._tensor.function_modes import mode_on, track
+from .._tensor.function_modes import state as function_state
+from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor import dtype as _dt
 from .python_api import PythonOp, _tuple_of
 
 _PARAMETER_TYPES = {int: ("int", "SymInt"), Tensor: ("Tensor",)}  # what takes the argument as given
 _REQUIRED = object()  # a parameter without a default: never dropped
+
+# The globals every generated binding runs with (its ops and python_op are closure cells): one
+# namespace whose `_function_modes` flag function_modes keeps current.
+_GLOBALS: dict[str, Any] = {"Tensor": Tensor, "call": call, "mode_on": mode_on, "state": function_state, "needs_override": needs_override,
+                            "dispatch_from_binding": dispatch_from_binding, "__builtins__": __builtins__}
+track(_GLOBALS)
 
 
 def _plan(python_op: PythonOp, n: int, kind: type, probe: Tensor) -> tuple[OpOverload, tuple, bool] | None:
@@ -87,8 +94,9 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     if not plans:
         return None
     name = python_op.name
-    # the mode stack's emptiness first: function_mode_active() is called only under a mode
-    no_mode = "not (state.modes and function_mode_active())"
+    # one global read while no mode exists anywhere; under one, the stack's emptiness first (a
+    # handler's own calls): mode_on() is called only with a mode on this thread's stack
+    no_mode = "not (_function_modes and state.modes and mode_on())"
     if is_method:
         lines = ["def binding(self, *args, **kwargs):",
                  f"    if not kwargs and type(self) is Tensor and {no_mode}:",
@@ -99,13 +107,10 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
                  f"    if not kwargs and args and type(args[0]) is Tensor and {no_mode}:",
                  "        n = len(args) - 1"]
         everything = "args"
-    namespace: dict[str, Any] = {"Tensor": Tensor, "call": call, "function_mode_active": function_mode_active,
-                                 "state": function_state,
-                                 "needs_override": needs_override, "dispatch_from_binding": dispatch_from_binding,
-                                 "python_op": python_op}
+    ops = []
     arity = -1
     for index, ((n, kind), (op, defaults, as_tuple)) in enumerate(plans.items()):  # (by arity, int first)
-        namespace[f"op{index}"] = op
+        ops.append(op)
         if n != arity:
             arity = n
             lines.append(f"        if n == {n}:")
@@ -118,8 +123,11 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     lines += [f"    if needs_override({everything}, kwargs):",
               f"        return dispatch_from_binding(binding, {everything}, kwargs)",
               f"    return python_op({everything}, kwargs)"]
-    exec(compile("\n".join(lines), f"<positional {name}>", "exec"), namespace)
-    binding = namespace["binding"]
+    parameters = ", ".join([f"op{index}" for index in range(len(ops))] + ["python_op"])
+    source = "\n".join([f"def make({parameters}):"] + ["    " + line for line in lines] + ["    return binding"])
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<positional {name}>", "exec"), _GLOBALS, namespace)
+    binding = namespace["make"](*ops, python_op)
     binding.__name__ = name
     binding.__qualname__ = name if is_method else f"_VariableFunctionsClass.{name}"  # as make_function's
     binding._python_op = python_op  # type: ignore[attr-defined]

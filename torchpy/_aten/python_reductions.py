@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 from .._tensor.dtype import dtype
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import handle_torch_function, has_torch_function_unary
 from .public import linalg
@@ -77,6 +78,6 @@ def functional_log_softmax(input: Tensor, dim: int | None = None, _stacklevel: i
 
 tensor_norm.__name__ = "norm"
 tensor_norm.__qualname__ = "Tensor.norm"
-Tensor.norm = tensor_norm  # type: ignore[attr-defined]
+declare("norm", tensor_norm, checks=MODES)
 functional_softmax.__name__ = functional_softmax.__qualname__ = "softmax"
 functional_log_softmax.__name__ = functional_log_softmax.__qualname__ = "log_softmax"

@@ -16,11 +16,15 @@ from .._tensor import dtype as _dt
 from .._tensor.device import canonical_device, device as device_type
 from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
+from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
-from .._tensor.torch_function import function_mode_active
+from .._tensor.function_modes import mode_on, track
 from .fastcall import aten, call, call_kw
 from .kernels.view import tensor_type_name
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 
 
@@ -65,7 +69,7 @@ def _parse_to(args: tuple, kwargs: dict) -> tuple[Any, Any, Any, bool, bool]:
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    if function_mode_active():
+    if _function_modes and mode_on():
         return dispatch_from_binding(to, (self, *args), kwargs)
     memory_format = _memory_format(kwargs.pop("memory_format", None))
     if memory_format is not None and not isinstance(memory_format, memory_format_type):
@@ -89,7 +93,7 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 def _dtype_method(d: _dt.dtype, name: str) -> Any:
     def convert(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
-        if function_mode_active():
+        if _function_modes and mode_on():
             return dispatch_from_binding(convert, (self, memory_format), {})
         memory_format = _memory_format(memory_format)
         if self._dtype is d and memory_format is None:
@@ -112,7 +116,7 @@ _DTYPE_METHODS = {
 
 
 def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
-    if function_mode_active():
+    if _function_modes and mode_on():
         return dispatch_from_binding(cpu, (self, memory_format), {})
     return to(self, "cpu", memory_format=memory_format)
 
@@ -122,7 +126,7 @@ _DTYPE_BY_TYPE_NAME = {f"torch.{d._c10_name}Tensor": d for d in _dt.all_dtypes}
 
 def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
     """x.type() -> 'torch.FloatTensor'; x.type(torch.float64) or x.type('torch.DoubleTensor') converts."""
-    if function_mode_active():
+    if _function_modes and mode_on():
         return dispatch_from_binding(type_, (self, dtype, non_blocking), kwargs)
     if dtype is None:
         return tensor_type_name(self)
@@ -133,24 +137,24 @@ def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs:
     return to(self, _as_dtype(dtype), non_blocking)
 
 
-def install() -> None:
-    Tensor.to = to
-    Tensor.cpu = cpu
+def declare_members() -> None:
+    declare("to", to, checks=MODES, replaces_generated=True)  # torch's Python-level argument forms
+    declare("cpu", cpu, checks=MODES)
     type_.__name__ = type_.__qualname__ = "type"
-    Tensor.type = type_
+    declare("type", type_, checks=MODES)
     for name, d in _DTYPE_METHODS.items():
-        setattr(Tensor, name, _dtype_method(d, name))
-    Tensor.T = _transposing_property("numpy_T", "The dims reversed (x.permute(n-1, ..., 0)).")
-    Tensor.mT = _transposing_property("mT", "The last two dims transposed.")
-    Tensor.H = _transposing_property("matrix_H", "The conjugate transpose of a matrix.")
-    Tensor.mH = _transposing_property("mH", "The last two dims conjugate-transposed.")
+        declare(name, _dtype_method(d, name), checks=MODES)
+    declare("T", _transposing_property("numpy_T", "The dims reversed (x.permute(n-1, ..., 0))."), checks=MODES)
+    declare("mT", _transposing_property("mT", "The last two dims transposed."), checks=MODES)
+    declare("H", _transposing_property("matrix_H", "The conjugate transpose of a matrix."), checks=MODES)
+    declare("mH", _transposing_property("mH", "The last two dims conjugate-transposed."), checks=MODES)
 
 
 def _transposing_property(op_name: str, doc: str) -> property:
     op = aten(op_name)
 
     def get(self: Tensor) -> Tensor:
-        if function_mode_active():
+        if _function_modes and mode_on():
             return dispatch_from_binding(get, (self,), {})
         return call(op, self._keyset, self)
 

@@ -9,6 +9,7 @@ import numpy as np
 from . import dtype as _dt
 from .device import CPU, canonical_device
 from .fp_warnings import QUIET, reset_quiet, set_quiet
+from .members import NONE, declare
 from .tensor import Tensor, UntypedStorage, from_array, meta_tensor
 from .._dispatch import keys as _keys
 from .._dispatch import tls as _tls
@@ -164,4 +165,4 @@ def _is_size_value(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) or type(value).__name__ == "SymInt"
 
 
-Tensor.__new__ = _legacy_new  # type: ignore[assignment]
+declare("__new__", _legacy_new, checks=NONE)  # torch.Tensor(...): the legacy constructor

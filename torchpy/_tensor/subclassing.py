@@ -13,9 +13,14 @@ from .._dispatch import tls
 from .._dispatch.ops import op_for
 from . import dtype as _dt
 from .device import CPU, canonical_device, keyset_for
-from .tensor import _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of, init_fields
+from .function_modes import call_mode, mode_on, track
+from .members import MODES, NONE, declare, tensor_member
+from .tensor import (
+    _LAYOUTS, Size, Tensor, contiguous_layout_of, contiguous_strides_of, init_fields, storage_of,
+)
 
-_untyped_storage = Tensor.untyped_storage  # Tensor's own (a mode-checking copy may replace the method)
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 _PYTHON_BITS = K.PYTHON_BITS
 
 
@@ -69,7 +74,7 @@ def alias_as(cls: type, source: Tensor) -> Tensor:
     return init_fields(
         object.__new__(cls), _class_keyset(cls, source._keyset), source._data, source._shape, source._stride,
         source._offset, source._dtype, source._device,
-        source._storage if source._data is None else _untyped_storage(source), source._base, counter)
+        source._storage if source._data is None else storage_of(source), source._base, counter)
 
 
 def _run_without_dispatch_modes(fn: Any, *args: Any) -> Any:
@@ -159,11 +164,16 @@ def as_subclass(self: Tensor, cls: type) -> Tensor:
     return out
 
 
-def install() -> None:
-    Tensor.__torch_dispatch__ = staticmethod(_disabled_torch_dispatch_impl)
-    Tensor._make_subclass = staticmethod(_make_subclass)
-    Tensor._make_wrapper_subclass = staticmethod(_make_wrapper_subclass)
-    Tensor.as_subclass = as_subclass
+@tensor_member("as_subclass", checks=MODES)
+def as_subclass_method(self: Tensor, cls: type) -> Tensor:
+    """Tensor.as_subclass: as_subclass, seen by a TorchFunctionMode (torchpy's own conversions
+    call the function, which no mode sees)."""
+    if _function_modes and mode_on():
+        return call_mode(Tensor.as_subclass, self, cls)
+    return as_subclass(self, cls)
 
 
-install()  # Tensor gains these members as soon as the subclass machinery is loaded
+as_subclass_method.__name__ = as_subclass_method.__qualname__ = "as_subclass"
+declare("__torch_dispatch__", staticmethod(_disabled_torch_dispatch_impl), checks=NONE)
+declare("_make_subclass", staticmethod(_make_subclass), checks=NONE)
+declare("_make_wrapper_subclass", staticmethod(_make_wrapper_subclass), checks=NONE)

@@ -9,8 +9,10 @@ Strides and the storage offset of a CPU tensor are read off its array on
 demand (most tensors never need them), so making a tensor from a kernel's
 output costs a handful of attribute stores.
 
-Operators are not defined here: the op table (torchpy/_aten) attaches methods
-and operator dunders to Tensor from native_functions/*.yaml.
+Operators are not defined here: Tensor's other members are declared where they are
+written and installed once (members.py). The public members below start with a mode
+guard (`if _function_modes and mode_on()`, function_modes.py): a TorchFunctionMode sees
+plain tensors' calls to them, at one global read while no mode exists.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import builtins
 import copy
 import copyreg
 import math
-from operator import attrgetter
 from typing import Any, Iterator
 
 import numpy as np
@@ -28,7 +29,26 @@ from . import dtype as _dt
 from .device import CPU, CPU_KEYSET, META, META_KEYSET, device
 from .dtype import dtype
 from .enums import layout, strided
+from .function_modes import call_mode, mode_on, track
+from .members import MODES, tensor_member
 from .printing import format_tensor
+
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
+
+
+def set_requires_grad(t: "Tensor", value: bool) -> None:
+    """The requires_grad setter (autograd/views.py declares the property)."""
+    if value and not (t._dtype.is_floating_point or t._dtype.is_complex):
+        raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if not value and t._grad_fn is not None:
+        raise RuntimeError(
+            "you can only change requires_grad flags of leaf variables. If you want to use a "
+            "computed variable in a subgraph that doesn't require differentiation use "
+            "var_no_grad = var.detach()."
+        )
+    t._requires_grad = builtins.bool(value)
 
 
 def grad_mode_enabled() -> bool:
@@ -152,6 +172,16 @@ class UntypedStorage:
         return f"torchpy.UntypedStorage(nbytes={self._nbytes}, device='{self.device}')"
 
 
+def storage_of(t: "Tensor") -> UntypedStorage:
+    """t.untyped_storage() for torchpy's own use: no TorchFunctionMode sees it."""
+    if t._storage is None:
+        if t._data is None:  # a wrapper subclass's tensor: an empty storage, made when asked
+            t._storage = UntypedStorage(None, 0, t._device)
+        else:
+            t._storage = UntypedStorage.of_array(t._data)
+    return t._storage
+
+
 class Tensor:
     """A multi-dimensional array with PyTorch's semantics, dispatched by its key set."""
 
@@ -177,16 +207,25 @@ class Tensor:
 
     # --- metadata ----------------------------------------------------------------------
 
+    @tensor_member(checks=MODES)
     @property
     def shape(self) -> Size:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.shape.__get__, self)
         return _SIZES.get(self._shape) or size_of(self._shape)  # size_of's memo, read inline
 
+    @tensor_member(checks=MODES)
     def size(self, dim: int | None = None) -> Any:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.size, self) if dim is None else call_mode(Tensor.size, self, dim)
         if dim is None:
             return _SIZES.get(self._shape) or size_of(self._shape)
         return self._shape[_wrap_dim(dim, len(self._shape))]
 
+    @tensor_member(checks=MODES)
     def stride(self, dim: int | None = None) -> Any:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.stride, self) if dim is None else call_mode(Tensor.stride, self, dim)
         strides = self._stride
         if strides is None:
             itemsize = self._data.itemsize
@@ -195,75 +234,131 @@ class Tensor:
             return strides
         return strides[_wrap_dim(dim, len(self._shape))]
 
+    @tensor_member(checks=MODES)
     def storage_offset(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.storage_offset, self)
         if self._offset is None:
-            storage = self.untyped_storage()
+            storage = storage_of(self)
             self._offset = (_address(self._data) - storage.data_ptr()) // self._data.itemsize
         return self._offset
 
+    @tensor_member(checks=MODES)
     def untyped_storage(self) -> UntypedStorage:
-        if self._storage is None:
-            if self._data is None:  # a wrapper subclass's tensor: an empty storage, made when asked
-                self._storage = UntypedStorage(None, 0, self._device)
-            else:
-                self._storage = UntypedStorage.of_array(self._data)
-        return self._storage
+        if _function_modes and mode_on():
+            return call_mode(Tensor.untyped_storage, self)
+        return storage_of(self)
 
+    @tensor_member(checks=MODES)
     def data_ptr(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.data_ptr, self)
         return 0 if self._data is None else _address(self._data)
 
-    # read by every wrapper subclass's constructor: a C-level getter spares a Python frame
-    dtype = property(attrgetter("_dtype"), doc="The tensor's dtype (torchpy.float32, ...).")
-    device = property(attrgetter("_device"), doc="The tensor's device (torchpy.device('cpu'), ...).")
+    @tensor_member(checks=MODES)
+    @property
+    def dtype(self) -> dtype:
+        """The tensor's dtype (torchpy.float32, ...)."""
+        if _function_modes and mode_on():
+            return call_mode(Tensor.dtype.__get__, self)
+        return self._dtype
 
+    @tensor_member(checks=MODES)
+    @property
+    def device(self) -> device:
+        """The tensor's device (torchpy.device('cpu'), ...)."""
+        if _function_modes and mode_on():
+            return call_mode(Tensor.device.__get__, self)
+        return self._device
+
+    @tensor_member(checks=MODES)
     @property
     def layout(self) -> layout:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.layout.__get__, self)
         return strided  # torchpy has dense tensors only
 
+    @tensor_member(checks=MODES)
     @property
     def is_meta(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_meta.__get__, self)
         return self._device.type == "meta"
 
+    @tensor_member(checks=MODES)
     @property
     def is_cpu(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_cpu.__get__, self)
         return self._device.type == "cpu"
 
+    @tensor_member(checks=MODES)
     @property
     def is_cuda(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_cuda.__get__, self)
         return False
 
+    @tensor_member(checks=MODES)
     @property
     def ndim(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.ndim.__get__, self)
         return len(self._shape)
 
+    @tensor_member(checks=MODES)
     def dim(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.dim, self)
         return len(self._shape)
 
-    ndimension = dim
+    ndimension = tensor_member("ndimension", checks=MODES)(dim)
 
+    @tensor_member(checks=MODES)
     def numel(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.numel, self)
         return math.prod(self._shape)
 
-    nelement = numel
+    nelement = tensor_member("nelement", checks=MODES)(numel)
 
+    @tensor_member(checks=MODES)
     def element_size(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.element_size, self)
         return self._dtype.itemsize
 
+    @tensor_member(checks=MODES)
     @property
     def itemsize(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.itemsize.__get__, self)
         return self._dtype.itemsize
 
+    @tensor_member(checks=MODES)
     @property
     def nbytes(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.nbytes.__get__, self)
         return self._dtype.itemsize * math.prod(self._shape)
 
+    @tensor_member(checks=MODES)
     def is_floating_point(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_floating_point, self)
         return self._dtype.is_floating_point
 
+    @tensor_member(checks=MODES)
     def is_complex(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_complex, self)
         return self._dtype.is_complex
 
+    @tensor_member(checks=MODES)
     def is_contiguous(self, *, memory_format: Any = None) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_contiguous, self) if memory_format is None else call_mode(
+                Tensor.is_contiguous, self, memory_format=memory_format)
         dims = _CHANNELS_LAST_DIMS.get(getattr(memory_format, "_name", None))
         if dims is not None:  # NHWC / NDHWC: dims innermost first are C, W, H, (D), N
             if len(self._shape) != len(dims):
@@ -296,45 +391,33 @@ class Tensor:
 
     # --- autograd-facing state (the autograd layer fills these in) -----------------------
 
-    @property
-    def requires_grad(self) -> bool:
-        return self._requires_grad
+    # requires_grad, grad_fn and is_leaf: autograd/views.py (a view's are read off its base)
 
-    @requires_grad.setter
-    def requires_grad(self, value: bool) -> None:
-        if value and not (self._dtype.is_floating_point or self._dtype.is_complex):
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if not value and self._grad_fn is not None:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
-        self._requires_grad = builtins.bool(value)
-
+    @tensor_member(checks=MODES)
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if _function_modes and mode_on():
+            return call_mode(Tensor.requires_grad_, self) if requires_grad is True else call_mode(
+                Tensor.requires_grad_, self, requires_grad)
         self.requires_grad = requires_grad
         return self
 
     @property
     def grad(self) -> "Tensor | None":
+        if _function_modes and mode_on():
+            return call_mode(Tensor.grad.__get__, self)
         return self._grad
 
+    @tensor_member(checks=MODES)  # (the setter's property: the one the class keeps)
     @grad.setter
     def grad(self, value: "Tensor | None") -> None:
         self._grad = value
 
-    @property
-    def grad_fn(self) -> Any:
-        return self._grad_fn
-
-    @property
-    def is_leaf(self) -> bool:
-        return self._grad_fn is None
-
     # --- Python protocols -------------------------------------------------------------------
 
+    @tensor_member(checks=MODES)
     def __len__(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__len__, self)
         if not self._shape:
             raise TypeError("len() of a 0-d tensor")
         return self._shape[0]
@@ -346,30 +429,48 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    @tensor_member(checks=MODES)
     def __contains__(self, element: Any, /) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__contains__, self, element)
         if isinstance(element, (Tensor, builtins.bool, builtins.int, builtins.float, builtins.complex)):
             return builtins.bool((element == self).any().item())
         raise RuntimeError(
             f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
 
+    @tensor_member(checks=MODES)
     def __reversed__(self) -> "Tensor":
         """The tensor reversed along dim 0 (a tensor, as torch's, not an iterator)."""
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__reversed__, self)
         return self if self.dim() == 0 else self.flip(0)
 
+    @tensor_member(checks=MODES)
     def __bool__(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__bool__, self)
         if self.numel() != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return builtins.bool(self.item())
 
+    @tensor_member(checks=MODES)
     def __index__(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__index__, self)
         if self.numel() != 1 or self._dtype.is_floating_point or self._dtype.is_complex:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return builtins.int(self.item())
 
+    @tensor_member(checks=MODES)
     def __int__(self) -> int:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__int__, self)
         return builtins.int(self._scalar("int"))
 
+    @tensor_member(checks=MODES)
     def __float__(self) -> float:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__float__, self)
         return builtins.float(self._scalar("float"))
 
     def __complex__(self) -> complex:
@@ -382,7 +483,10 @@ class Tensor:
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
 
+    @tensor_member(checks=MODES)
     def item(self) -> Any:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.item, self)
         if self._data is None:
             raise RuntimeError(f"Tensor.item() cannot be called on {self._device.type} tensors")
         n = self.numel()
@@ -390,13 +494,19 @@ class Tensor:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
         return _to_python(self._data.reshape(-1)[0], self._dtype)
 
+    @tensor_member(checks=MODES)
     def tolist(self) -> Any:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.tolist, self)
         self._check_has_data("tolist")
         if self._dtype is _dt.bfloat16 or self._dtype is _dt.float16:
             return self._data.astype(np.float32).tolist()
         return self._data.tolist()
 
+    @tensor_member(checks=MODES)
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.numpy, self, force=True) if force else call_mode(Tensor.numpy, self)
         if self._requires_grad and not force and grad_mode_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
@@ -410,13 +520,20 @@ class Tensor:
             raise TypeError("Got unsupported ScalarType BFloat16")
         return self._data
 
+    @tensor_member(checks=MODES)
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__array__, self) if dtype is None and copy is None else call_mode(
+                Tensor.__array__, self, dtype, copy)
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    @tensor_member(checks=MODES)
     def __array_wrap__(self, array: np.ndarray) -> "Tensor":
         """A NumPy ufunc's result on tensors, as a tensor (np.sin(t) is a tensor). Torch's
         signature, one argument, so NumPy 2 warns here as it does for torch."""
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__array_wrap__, self, array)
         from .creation import from_numpy  # creation imports this module: a cycle inside _tensor
 
         return from_numpy(array.astype("uint8") if array.dtype == builtins.bool else array)
@@ -428,9 +545,13 @@ class Tensor:
                 f"'{self._device}')"
             )
 
+    @tensor_member(checks=MODES)
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         # a view's may be stale: Tensor's own getter refreshes it (a subclass's would go
         # through its __torch_function__, whose logging may print this tensor)
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__repr__, self) if tensor_contents is None else call_mode(
+                Tensor.__repr__, self, tensor_contents=tensor_contents)
         grad_fn = self._grad_fn if self._base is None else Tensor.grad_fn.fget(self)
         meta = self._autograd_meta
         prefix = "tensor(" if type(self) is Tensor or type(self).__name__ == "Parameter" else f"{type(self).__name__}("
@@ -451,9 +572,12 @@ class Tensor:
 
     __str__ = __repr__
 
+    @tensor_member(checks=MODES)
     def __deepcopy__(self, memo: dict) -> "Tensor":
         """torch's checks, then a copy of every field and attribute (the memo keeps shared
         objects shared)."""
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__deepcopy__, self, memo)
         if self._grad_fn is not None or (self._base is not None and self._base._requires_grad):
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
@@ -477,9 +601,12 @@ class Tensor:
         out.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return out
 
+    @tensor_member(checks=MODES)
     def __format__(self, spec: str) -> str:
         # a number's formatting for a plain 0-dim tensor only: torch leaves subclasses to
         # object.__format__ (which refuses a format spec)
+        if _function_modes and mode_on():
+            return call_mode(Tensor.__format__, self, spec)
         if not self._shape and self._data is not None and type(self) is Tensor:
             return self.item().__format__(spec)
         return object.__format__(self, spec)

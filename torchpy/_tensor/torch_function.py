@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sys
-import threading
 from typing import Any, Callable, Iterable, Iterator
 
-from .._dispatch import tls
 from .._dispatch.ops import call
+from . import function_modes
+from .function_modes import all_declined as _all_declined
+from .function_modes import dispatch_to_mode, resolve_name  # noqa: F401  (this module's API too)
+from .function_modes import func_name as _func_name
+from .function_modes import mode_on
+from .members import NONE, TABLE, declare
 from .subclassing import as_subclass
 from .tensor import Tensor
 
@@ -39,11 +42,11 @@ def _disabled_torch_function_impl(func: Any, types: Any, args: Any = (), kwargs:
     return func(*args, **(kwargs or {}))
 
 
-# This thread's __torch_function__ state: its mode stack, and the switches
-# DisableTorchFunctionSubclass (subclasses_enabled) and DisableTorchFunction (enabled) turn
-# off. It lives on the dispatcher's TLS object, so a binding reads it and the salt through one
-# thread-local lookup (`state.__dict__`).
-state = tls.thread_state(modes=list, subclasses_enabled=lambda: True, enabled=lambda: True)
+# This thread's __torch_function__ state (function_modes.py: the mode stack and the switches
+# DisableTorchFunctionSubclass and DisableTorchFunction turn off).
+state = function_modes.state
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+function_modes.track(globals())
 
 
 def disable_for_internals() -> tuple[bool, bool]:
@@ -140,10 +143,6 @@ def needs_override(args: tuple, kwargs: dict) -> bool:
     return _any_overrides(args) or (bool(kwargs) and _any_overrides(kwargs.values()))
 
 
-def _func_name(func: Any) -> str:
-    return resolve_name(func) or getattr(func, "__name__", repr(func))
-
-
 def _run_handlers(public_api: Callable, overloaded: list[Any], args: tuple, kwargs: dict) -> Any:
     """The innermost mode (popped while it runs), then each overloaded type, until one does
     not return NotImplemented; NotImplemented if all decline."""
@@ -195,40 +194,13 @@ def dispatch_from_binding(public_api: Callable, args: tuple, kwargs: dict) -> An
     raise _all_declined(public_api, overloaded)
 
 
-def _all_declined(public_api: Callable, overloaded: list[Any]) -> TypeError:
-    """PyTorch's error when the mode (if any) and every overloaded type declined."""
-    listed = f"  - mode object {state.modes[-1]!r}\n" if state.modes else ""
-    listed += "".join(f"  - tensor subclass {type(a)}\n" for a in overloaded)
-    return TypeError(
-        f"Multiple dispatch failed for '{_func_name(public_api)}'; all __torch_function__ handlers "
-        f"returned NotImplemented:\n\n{listed}\nFor more information, try re-running with "
-        "TORCH_LOGS=not_implemented"
-    )
-
-
-def dispatch_to_mode(public_api: Callable, args: tuple, kwargs: dict, modes: list | None = None) -> Any:
-    """dispatch_from_binding for a call none of whose arguments overrides, under a mode (the
-    binding may know that already): the innermost mode's handler, popped while it runs.
-    `modes`: this thread's mode stack, where the caller has read it already."""
-    if modes is None:
-        modes = state.modes
-    mode = modes.pop()
-    try:
-        result = mode.__torch_function__(public_api, (), args, kwargs or None)
-    finally:
-        modes.append(mode)
-    if result is not NotImplemented:
-        return result
-    raise _all_declined(public_api, [])
-
-
 def mode_checked(fn: Callable) -> Callable:
     """`fn` as torch's C++ bindings of functions it lists as ignored (torch.tensor,
     torch.as_tensor, ...): no subclass's handler sees them, but a TorchFunctionMode does."""
 
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        if function_mode_active():
+        if _function_modes and mode_on():
             return dispatch_to_mode(checked, args, kwargs)
         return fn(*args, **kwargs)
 
@@ -248,12 +220,11 @@ class TorchFunctionMode:
         raise NotImplementedError
 
     def __enter__(self) -> "TorchFunctionMode":
-        state.modes.append(self)
-        _mode_entered()
+        function_modes.push(self)
         return self
 
     def __exit__(self, exc_type: Any, exc_val: Any, exc_tb: Any) -> None:
-        state.modes.pop()
+        function_modes.pop()
 
     @classmethod
     def push(cls, *args: Any, **kwargs: Any) -> "TorchFunctionMode":
@@ -306,26 +277,16 @@ def _is_torch_function_enabled() -> bool:
     return state.enabled and state.subclasses_enabled
 
 
-def function_mode_active(thread: dict | None = None) -> bool:
-    """Whether a TorchFunctionMode must see a call: a mode is pushed, and DisableTorchFunction
-    is not active (torch._C._is_torch_function_mode_enabled). The one definition of the test;
-    bindings that take their fast path only without a mode ask it. `thread`: this thread's
-    state dict (`state.__dict__`), where the caller holds it already."""
-    if thread is None:
-        thread = state.__dict__  # one thread-local lookup for both reads (an attribute read is one each)
-    return bool(thread["modes"]) and thread["enabled"]
-
-
 def _is_torch_function_mode_enabled() -> bool:
     """torch._C._is_torch_function_mode_enabled."""
-    return function_mode_active()
+    return mode_on()
 
 
 def _convert(ret: Any, cls: type) -> Any:
     if cls is Tensor:
         return ret
     if isinstance(ret, Tensor) and not isinstance(ret, cls):
-        return as_subclass(ret, cls)  # the function: Tensor.as_subclass may be a mode-checking copy
+        return as_subclass(ret, cls)  # the function: no mode sees this conversion
     if isinstance(ret, (tuple, list)):
         converted = type(ret)(_convert(r, cls) for r in ret) if not hasattr(ret, "_fields") else type(ret)(
             *(_convert(r, cls) for r in ret))
@@ -461,25 +422,6 @@ def is_tensor_like(inp: Any) -> bool:
     return type(inp) is Tensor or hasattr(type(inp), "__torch_function__")
 
 
-def resolve_name(f: Any) -> str | None:
-    """'torch.add'-style name of a public function or Tensor method, or None."""
-    python_op = getattr(f, "_python_op", None)
-    if python_op is not None:
-        if getattr(f, "_is_method", False):
-            return "torch.Tensor." + python_op.name
-        # torch names a function nn.functional re-exports (F.adaptive_avg_pool1d is
-        # torch.adaptive_avg_pool1d) after nn.functional, the later namespace in its index
-        functional = sys.modules.get("torchpy.nn.functional")
-        if functional is not None and getattr(functional, python_op.name, None) is f:
-            return "torch.nn.functional." + python_op.name
-        return "torch." + python_op.name
-    qualname = getattr(f, "__qualname__", None)
-    module = getattr(f, "__module__", None)
-    if qualname and module and module.startswith("torchpy"):
-        return "torch" + module[len("torchpy"):].replace("._tensor.tensor", "") + "." + qualname
-    return None
-
-
 def enable_reentrant_dispatch() -> contextlib.AbstractContextManager:
     """Kept for torch compatibility: torchpy's Python key is always re-entrant."""
     return contextlib.nullcontext()
@@ -500,17 +442,6 @@ def wrap_with_override(fn: Callable, *, is_method: bool = False) -> Callable:
 
 # --- Tensor's side of the protocol ---------------------------------------------------------
 
-# Operator and protocol dunders that go through __torch_function__ for subclasses.
-_PROTOCOL_DUNDERS = frozenset(
-    f"__{op}__" for base in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
-                             "and", "or", "xor", "lshift", "rshift")
-    for op in (base, "r" + base, "i" + base)
-) | frozenset({"__neg__", "__pos__", "__abs__", "__invert__", "__eq__", "__ne__", "__lt__", "__le__",
-               "__gt__", "__ge__", "__len__", "__getitem__", "__setitem__", "__format__",
-               "__bool__", "__float__", "__int__", "__index__", "__reversed__", "__contains__",
-               "__array__", "__array_wrap__", "__repr__", "__deepcopy__"})
-
-
 def _checked_method(original: Callable, name: str) -> Callable:
     @functools.wraps(original)
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -520,8 +451,8 @@ def _checked_method(original: Callable, name: str) -> Callable:
             if cls is not None:
                 return run_default(cls, original, original, full, kwargs)
         if needs_override(full, kwargs):
-            # handlers get the member Tensor has now (its own, or its checked copy under a
-            # mode): `func is torch.Tensor.__repr__` holds, and calling func checks again
+            # handlers get Tensor's member: `func is torch.Tensor.__repr__` holds, and
+            # calling func checks for a mode again
             return dispatch_from_binding(Tensor.__dict__.get(name, original), full, kwargs)
         return original(self, *args, **kwargs)
 
@@ -539,93 +470,22 @@ def _checked_property(original: property, name: str) -> property:
     return property(get, original.fset, original.fdel, original.__doc__)
 
 
-def _hand_written(members: dict[str, Any]) -> dict[str, Any]:
-    """Tensor's members that check for overrides only through a checked copy: those not
-    generated from the op table (which check already), public or protocol dunders."""
-    chosen = {}
-    for name, member in members.items():
-        if hasattr(member, "_python_op"):
-            continue
-        if name.startswith("__") and name not in _PROTOCOL_DUNDERS:
-            continue
-        if name.startswith("_") and not name.startswith("__"):
-            continue
-        if isinstance(member, property) or (
-                callable(member) and not isinstance(member, (staticmethod, classmethod, type))):
-            chosen[name] = member
-    return chosen
-
-
 def _checked(member: Any, name: str) -> Any:
     return _checked_property(member, name) if isinstance(member, property) else _checked_method(member, name)
 
 
 def _init_subclass(cls: type, **kwargs: Any) -> None:
-    """Route a subclass's inherited hand-written members through __torch_function__
-    (generated ops check already); plain Tensor keeps its direct members."""
+    """Route a subclass's inherited hand-written members (those declared MODES: they look for
+    modes but not for subclasses) through __torch_function__; generated ops check already,
+    and plain Tensor keeps its members as they are."""
     super(Tensor, cls).__init_subclass__(**kwargs)
     if not _overrides(cls):
         return
     between = cls.__mro__[:cls.__mro__.index(Tensor)]  # cls and its bases below Tensor
-    for name, member in _hand_written({**Tensor.__dict__, **_own_members}).items():
+    for name, member in TABLE.mode_checked(Tensor).items():
         if not any(name in klass.__dict__ for klass in between):  # (a base's own, or its copy)
             setattr(cls, name, _checked(member, name))
 
 
-# A subclass gets checked copies of Tensor's hand-written members when it is made; plain Tensor
-# keeps its own, unchecked, and pays nothing for them until a TorchFunctionMode is first entered.
-# A mode must see plain tensors' calls to them too (x.size(), x.shape, len(x), ...), so from then
-# on Tensor carries copies that look at this thread's mode stack first (~0.1 us a call). Swapping
-# them in and out at every entry would cost ~10 us a time. Members that consult the protocol
-# themselves (their code calls one of its entry points) keep doing so.
-_PROTOCOL_ENTRY_POINTS = frozenset({"function_mode_active", "needs_override", "dispatch_from_binding", "dispatch_to_mode",
-                                    "has_torch_function", "has_torch_function_unary",
-                                    "handle_torch_function", "run_default_binary"})
-_own_members: dict[str, Any] = {}  # Tensor's own members, once it carries the copies
-_install_lock = threading.Lock()
-
-
-def _checks_itself(member: Any) -> bool:
-    fn = member.fget if isinstance(member, property) else member
-    code = getattr(fn, "__code__", None)
-    return code is not None and not _PROTOCOL_ENTRY_POINTS.isdisjoint(code.co_names)
-
-
-def _mode_copy(original: Any, name: str) -> Any:
-    """`original` (a Tensor member), looking for a mode first."""
-    if isinstance(original, property):
-        fget = original.fget
-
-        def get(self: Any) -> Any:
-            if state.modes and state.enabled:
-                return dispatch_to_mode(Tensor.__dict__[name].__get__, (self,), {})
-            return fget(self)
-
-        return property(get, original.fset, original.fdel, original.__doc__)
-
-    @functools.wraps(original)
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if state.modes and state.enabled:
-            return dispatch_to_mode(method, (self, *args), kwargs)
-        if args or kwargs:
-            return original(self, *args, **kwargs)
-        return original(self)  # x.dim(), x.numel(), len(x), ...: no packing to undo
-
-    return method
-
-
-def _mode_entered() -> None:
-    if _own_members:
-        return
-    with _install_lock:  # the first mode ever: Tensor takes the copies, for good
-        if not _own_members:
-            own = {name: member for name, member in _hand_written(dict(Tensor.__dict__)).items()
-                   if not _checks_itself(member)}
-            for name, member in own.items():
-                setattr(Tensor, name, _mode_copy(member, name))
-            _own_members.update(own)
-            _NO_WRAP.add(Tensor.__dict__["grad"].__get__)  # the copy's, which handlers now get
-
-
-Tensor.__torch_function__ = _tensor_torch_function
-Tensor.__init_subclass__ = classmethod(_init_subclass)
+declare("__torch_function__", _tensor_torch_function, checks=NONE)
+declare("__init_subclass__", classmethod(_init_subclass), checks=NONE)

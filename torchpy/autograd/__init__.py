@@ -37,8 +37,6 @@ from . import gradcheck as _gradcheck_module  # noqa: F401  (the module stays in
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401,E402  (as in torch, the name is the function)
 from .kernel import autograd_kernel  # noqa: F401  (registers the Autograd fallback)
 from .variable import Variable  # noqa: F401
-from .tensor_methods import install as _install_tensor_methods
-
-_install_tensor_methods()
+from . import tensor_methods as _tensor_methods  # noqa: F401  (declares backward, register_hook, .data, ...)
 
 from . import forward_ad  # noqa: F401,E402  (after the kernel: forward_kernel imports it)

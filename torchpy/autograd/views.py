@@ -27,7 +27,9 @@ from typing import Any
 from .._aten.fastcall import aten, call, call_kw
 from .._tensor import tensor as _tensor_module
 from .._tensor.enums import contiguous_format
-from .._tensor.tensor import Tensor
+from .._tensor.function_modes import call_mode, mode_on, track
+from .._tensor.members import MODES, tensor_member
+from .._tensor.tensor import Tensor, set_requires_grad
 from . import grad_mode
 from .derivatives import FORMULAS
 from .graph import AutogradMeta, Node, gradient_edge
@@ -295,6 +297,9 @@ class CopySlices(Node):
 
 # --- Tensor properties that read a view's history ---------------------------------------------
 
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
+
 
 def _grad_fn(self: Tensor) -> Any:
     if self._base is not None:
@@ -302,19 +307,33 @@ def _grad_fn(self: Tensor) -> Any:
     return self._grad_fn
 
 
+@tensor_member("grad_fn", checks=MODES)
+@property
+def grad_fn(self: Tensor) -> Any:
+    if _function_modes and mode_on():
+        return call_mode(Tensor.grad_fn.__get__, self)
+    if self._base is not None:
+        refresh_view(self)
+    return self._grad_fn
+
+
 def _requires_grad(self: Tensor) -> bool:
+    if _function_modes and mode_on():
+        return call_mode(Tensor.requires_grad.__get__, self)
     if self._base is not None:
         refresh_view(self)
     return self._requires_grad
 
 
-def _is_leaf(self: Tensor) -> bool:
+requires_grad = tensor_member("requires_grad", checks=MODES)(property(_requires_grad, set_requires_grad))
+
+
+@tensor_member("is_leaf", checks=MODES)
+@property
+def is_leaf(self: Tensor) -> bool:
+    if _function_modes and mode_on():
+        return call_mode(Tensor.is_leaf.__get__, self)
     return _grad_fn(self) is None
-
-
-Tensor.grad_fn = property(_grad_fn)
-Tensor.requires_grad = property(_requires_grad, Tensor.requires_grad.fset)
-Tensor.is_leaf = property(_is_leaf)
 
 
 def refresh_inputs(values: dict[str, Any]) -> None:

@@ -25,7 +25,8 @@ from ..._dispatch import tls
 from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
-from ..._tensor.torch_function import function_mode_active
+from ..._tensor.function_modes import mode_on, track
+from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..meta.layout import preserve_strides
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
@@ -36,6 +37,9 @@ from ..python_api import make_method
 from ..registry import register
 from .elementwise import broadcast_shapes
 from .variants import check_out_dtype, write_out
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 
 NONZERO_META_MESSAGE = (
@@ -916,7 +920,7 @@ def _nonzero(input: Tensor, out: Tensor | None, as_tuple: bool) -> Any:
 
 nonzero_public.__name__ = nonzero_public.__qualname__ = "nonzero"
 _nonzero_method.__name__ = _nonzero_method.__qualname__ = "nonzero"
-Tensor.nonzero = _nonzero_method  # type: ignore[attr-defined]  (the generated method has no as_tuple)
+declare("nonzero", _nonzero_method, checks=MODES, replaces_generated=True)  # (the generated one has no as_tuple)
 
 
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
@@ -1218,7 +1222,7 @@ def _dim_index_method(name: str, op_name: str) -> Callable:
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if not kwargs and len(args) == 2 and type(args[0]) is int and type(args[1]) is Tensor \
-                and not function_mode_active():
+                and not (_function_modes and mode_on()):
             index = args[1]
             return fast_call(fast_aten(op_name), self._keyset | index._keyset, self, args[0], index)
         return generated_method(name)(self, *args, **kwargs)
@@ -1227,5 +1231,6 @@ def _dim_index_method(name: str, op_name: str) -> Callable:
     return method
 
 
-Tensor.gather = _dim_index_method("gather", "gather")  # type: ignore[attr-defined]
-Tensor.index_select = _dim_index_method("index_select", "index_select")  # type: ignore[attr-defined]
+# (under a mode they defer to the generated binding, which the mode sees)
+declare("gather", _dim_index_method("gather", "gather"), checks=MODES, replaces_generated=True)
+declare("index_select", _dim_index_method("index_select", "index_select"), checks=MODES, replaces_generated=True)

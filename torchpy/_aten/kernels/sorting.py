@@ -21,8 +21,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.torch_function import function_mode_active
+from ..._tensor.function_modes import mode_on, track
 from ..._tensor.enums import strided
+from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
 from ..meta.layout import preserve_strides
 from ..registry import register
@@ -31,6 +32,9 @@ from ..fastcall import call as fast_call
 from ..python_api import return_types
 from .indexing import aten_op, call_below_autograd, generated_method
 from .variants import check_out_dtype, write_out
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 
 def _sort_key(data: np.ndarray) -> np.ndarray:
@@ -450,7 +454,7 @@ def _positional(args: tuple, types: tuple, defaults: tuple) -> tuple | None:
 
 def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, required: int = 0) -> Callable:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) >= required and not function_mode_active():
+        if not kwargs and len(args) >= required and not (_function_modes and mode_on()):
             normalized = _positional(args, types, defaults)
             if normalized is not None and len(normalized) >= required:
                 result = fast_call(fast_aten(op_name), self._keyset, self, *normalized)
@@ -462,9 +466,12 @@ def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, require
     return method
 
 
-Tensor.sort = _fast_method("sort", "sort", (int, bool), (-1, False))  # type: ignore[attr-defined]
-Tensor.argsort = _fast_method("argsort", "argsort", (int, bool), (-1, False))  # type: ignore[attr-defined]
-Tensor.topk = _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1)  # type: ignore[attr-defined]
+# (under a mode they defer to the generated binding, which the mode sees)
+declare("sort", _fast_method("sort", "sort", (int, bool), (-1, False)), checks=MODES, replaces_generated=True)
+declare("argsort", _fast_method("argsort", "argsort", (int, bool), (-1, False)), checks=MODES,
+        replaces_generated=True)
+declare("topk", _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1), checks=MODES,
+        replaces_generated=True)
 
 
 # --- _unique: the distinct values (and each element's position among them) --------------------
