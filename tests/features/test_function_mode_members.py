@@ -253,4 +253,8 @@ def test_a_mode_on_another_thread_is_not_seen_here():
     finally:
         leave.set()
         thread.join()
-    assert tensor._function_modes is False and function_modes._pushed == []
+    assert function_modes._pushed == []
+    # The flags come down at the first check that finds no mode anywhere, not at the exit (a
+    # mode entered around a few ops does not rewrite every tracked module's globals twice).
+    assert x.size() == (1,) and seen == []
+    assert tensor._function_modes is False

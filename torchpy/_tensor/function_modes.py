@@ -7,11 +7,12 @@ So each such member starts with
     if _function_modes and mode_on():
         return call_mode(<the member>, self, ...)
 
-`_function_modes` is a plain global of the member's module: whether any thread has a mode
-pushed, written into every module that `track`s it whenever a mode is entered or exited.
-While no mode exists anywhere (nearly always) the test is one global read of a bool (an int
-would cost ~1 ns more: the jump tests True / False by identity); only then is the thread's own
-stack looked at (`mode_on`). The protocol proper (subclasses,
+`_function_modes` is a plain global of the member's module, written into every module that
+`track`s it: True from the first mode pushed on any thread; False again from the first check
+that finds no mode anywhere (`mode_on` clears it lazily, so code that enters and leaves a mode
+around a few ops does not rewrite a dozen modules' globals each time). While no mode exists
+(nearly always) the test is one global read of a bool (an int would cost ~1 ns more, a list
+~3: the jump tests True / False by identity); only then is the thread's own stack looked at. The protocol proper (subclasses,
 handler order) is torch_function.py's; this module is below Tensor so that tensor.py can
 use it.
 """
@@ -56,14 +57,17 @@ def push(mode: Any) -> None:
 
 
 def pop() -> Any:
-    """Pop this thread's innermost mode (TorchFunctionMode.__exit__)."""
+    """Pop this thread's innermost mode (TorchFunctionMode.__exit__). The flags stay up until
+    a check finds no mode anywhere (mode_on)."""
     mode = state.modes.pop()
     _pushed.pop()
-    if not _pushed:
-        _set_flags(False)
-        if _pushed:  # another thread pushed one meanwhile: its flags may have been overwritten
-            _set_flags(True)
     return mode
+
+
+def _clear_flags() -> None:
+    _set_flags(False)
+    if _pushed:  # another thread pushed one meanwhile: its flags may have been overwritten
+        _set_flags(True)
 
 
 def mode_on(thread: dict | None = None) -> bool:
@@ -75,7 +79,11 @@ def mode_on(thread: dict | None = None) -> bool:
     where the caller holds it already."""
     if thread is None:
         thread = state.__dict__  # one thread-local lookup for both reads (an attribute read is one each)
-    return bool(thread["modes"]) and thread["enabled"]
+    if thread["modes"]:
+        return thread["enabled"]
+    if not _pushed:  # the last mode anywhere has gone: members answer from the flag alone again
+        _clear_flags()
+    return False
 
 
 def call_mode(func: Callable, *args: Any, **kwargs: Any) -> Any:
