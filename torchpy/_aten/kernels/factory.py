@@ -25,6 +25,7 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ..._tensor.tensor import Tensor, contiguous_strides, from_array, meta_tensor
+from ..meta.layout import preserve_strides
 from ..registry import register
 from .variants import resize_
 
@@ -159,62 +160,6 @@ def format_strides(shape: tuple[int, ...], memory_format: Any) -> tuple[int, ...
     raise RuntimeError("unsupported memory format Preserve")
 
 
-def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """Whether the elements fill a block of memory exactly, in some order of the dims (an
-    empty tensor counts as contiguous, hence dense)."""
-    if 0 in shape:
-        return True
-    if len(shape) == 1:
-        return shape[0] < 2 or strides[0] == 1
-    # Dims of size < 2 sort last, as in PyTorch; the rest by stride.
-    order = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0))
-    required = 1
-    for d in order:
-        if shape[d] != 1:
-            if strides[d] != required:
-                return False
-            required *= shape[d]
-    return True
-
-
-def stride_order(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
-    """The dims from innermost to outermost in memory, by PyTorch's (TensorIterator's) rule:
-    a stable insertion sort by stride, larger size later on ties, a 0 stride never moving."""
-    ndim = len(shape)
-    order = list(range(ndim - 1, -1, -1))  # innermost first, as for a contiguous tensor
-
-    def comes_after(a: int, b: int) -> int:
-        # 1: dim a belongs after dim b; -1: before; 0: undecided.
-        sa, sb = strides[a], strides[b]
-        if sa == 0 or sb == 0:
-            return 0
-        if sa != sb:
-            return 1 if sa > sb else -1
-        return 1 if shape[a] > shape[b] else 0
-
-    for i in range(1, ndim):
-        current = i
-        for j in range(i - 1, -1, -1):
-            decision = comes_after(order[j], order[current])
-            if decision > 0:
-                order[j], order[current] = order[current], order[j]
-                current = j
-            elif decision < 0:
-                break
-    return order
-
-
-def infer_dense_strides(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
-    """Dense strides that keep the memory order of `strides` (preserve_format's rule)."""
-    result = [0] * len(shape)
-    running = 1
-    for d in stride_order(shape, strides):
-        result[d] = running
-        if shape[d] > 1:
-            running *= shape[d]
-    return tuple(result)
-
-
 def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
     """Strides of an *_like result (None: contiguous)."""
     if memory_format is not None and memory_format is not preserve_format:
@@ -226,9 +171,7 @@ def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
     strides = self.stride()
     if strides == contiguous_strides(shape):
         return None
-    if is_non_overlapping_and_dense(shape, strides):
-        return strides
-    return infer_dense_strides(shape, strides)
+    return preserve_strides(shape, strides)
 
 
 # --- fill values --------------------------------------------------------------------------

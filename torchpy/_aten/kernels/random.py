@@ -27,11 +27,11 @@ from ..._dispatch.binding import NO_MATCH, register_type_converter
 from ..._tensor import dtype as _dt
 from ..._tensor.device import CPU, canonical_device
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..meta.layout import stride_order
 from ..registry import register
 from .elementwise import broadcast_shapes
 from .factory import (
     check_shape, element, factory_out, is_meta, like_strides, new_tensor, register_backend_select,
-    stride_order,
 )
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val

@@ -116,6 +116,11 @@ def elementwise_strides(shape: tuple[int, ...], inputs: Sequence[tuple[Sequence[
     return strides_in_order(shape, order)
 
 
+def stride_order(shape: Sequence[int], strides: Sequence[int]) -> list[int]:
+    """The dims from innermost to outermost in memory (TensorIterator's rule for one operand)."""
+    return _sorted_dims(shape, [strides])
+
+
 def dense_strides_like(shape: Sequence[int], strides: Sequence[int]) -> Strides:
     """Contiguous strides in the dimension order of `strides` (what empty_like's preserve
     format gives a tensor that is not dense); a size-0 dim zeroes the outer strides, as
