@@ -3,9 +3,11 @@ isfinite (the rest of the pointwise family is in pointwise.py).
 
 The CompositeImplicitAutograd ones (where's Scalar overloads, where(condition),
 isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode sees
-the same sequence. Ops of other families they need (scalar_tensor, nonzero,
-ones_like, view_as_real, select) are used when the op table has them; otherwise the
-same result is computed here.
+the same sequence. Ops of other families they need (ones_like, view_as_real, select)
+are used when the op table has them; otherwise the same result is computed here.
+
+Converted ops (lerp, where) are array code taking `xp` behind thin CPU adapters; their
+meta rules and Meta kernels (<name>_meta in the YAML) are meta/pointwise_select.py's.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from .elementwise import (
 )
 from .pointwise import aten
 from .variants import write_inplace, write_out
+from ..meta import pointwise_select as rules
 
 _COMPLEX = frozenset(d for d in ALL if d.is_complex)
+_ndarray = np.ndarray
 
 
 def _shape_list(shape: tuple[int, ...]) -> str:
@@ -173,74 +177,55 @@ for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max",
 
 # --- lerp ---------------------------------------------------------------------------------------------
 
-def _check_same_dtype(self: Tensor, other: Tensor, name: str) -> None:
-    if other._dtype is not self._dtype:
-        raise RuntimeError(
-            f"expected dtype {self._dtype._type_meta_name} for `{name}` but got dtype "
-            f"{other._dtype._type_meta_name}")
+def _lerp_values(xp: Any, start: Any, stop: Any, weight: Any, shape: tuple[int, ...], result: np.dtype) -> Any:
+    # PyTorch's two-sided formula: exact at both ends. `weight` is an array or a number.
+    diff = stop - start
+    if type(weight) is _ndarray:
+        out = xp.where(xp.abs(weight) < 0.5, start + weight * diff, stop - diff * (1 - weight))
+    else:
+        out = start + weight * diff if abs(weight) < 0.5 else stop - diff * (1 - weight)
+    return xp.broadcast_to(out, shape).astype(result)
 
 
-def _lerp(self: Tensor, end: Tensor, weight: Any, label: str, shapes: list) -> Tensor:
-    shape = broadcast_shapes(*shapes)
-    if self._data is None or end._data is None or getattr(weight, "_data", 0) is None:
-        tensors = [self, end] + ([weight] if isinstance(weight, Tensor) else [])
-        return meta_tensor(shape, self._dtype, meta_strides(shape, tensors))
-    if self._dtype not in FLOATING_AND_COMPLEX:
-        raise not_implemented(label, self._dtype)
-    computation = promotion.opmath_dtype(self._dtype)._numpy
-    start, stop = self._data.astype(computation), end._data.astype(computation)
+def _lerp(self: Tensor, end: Tensor, weight: Any, label: str) -> Tensor:
+    d = rules.lerp_dtype(self, end, weight)
+    tensors = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
+    shape = broadcast_shapes(*(t._shape for t in tensors))
+    if d not in FLOATING_AND_COMPLEX:  # the CPU kernel's dtype dispatch; meta has none
+        raise not_implemented(label, d)
+    computation = promotion.opmath_dtype(d)
+    np_computation = computation._numpy
+    w = weight._data.astype(np_computation) if isinstance(weight, Tensor) else checked_scalar(weight, computation)
     with quiet():
-        # PyTorch's two-sided formula: exact at both ends
-        diff = stop - start
-        if isinstance(weight, Tensor):
-            w = weight._data.astype(computation)
-            out = np.where(np.abs(w) < 0.5, start + w * diff, stop - diff * (1 - w))
-        else:
-            w = checked_scalar(weight, promotion.opmath_dtype(self._dtype))
-            out = start + w * diff if abs(w) < 0.5 else stop - diff * (1 - w)
-        out = np.broadcast_to(out, shape).astype(self._dtype._numpy)
-    return from_array(out, self._dtype)
+        out = _lerp_values(np, self._data.astype(np_computation), end._data.astype(np_computation), w, shape,
+                           d._numpy)
+    return from_array(out, d)
 
 
 def lerp_scalar(self: Tensor, end: Tensor, weight: Any) -> Tensor:
-    _check_same_dtype(self, end, "end")
-    return _lerp(self, end, weight, "lerp_kernel_scalar", [self._shape, end._shape])
+    return _lerp(self, end, weight, "lerp_kernel_scalar")
 
 
 def lerp_tensor(self: Tensor, end: Tensor, weight: Tensor) -> Tensor:
-    _check_same_dtype(self, end, "end")
-    _check_same_dtype(self, weight, "weight")
-    return _lerp(self, end, weight, "lerp_kernel_tensor", [self._shape, end._shape, weight._shape])
+    return _lerp(self, end, weight, "lerp_kernel_tensor")
 
 
-def _lerp_dtype(self: Tensor, end: Tensor, weight: Any) -> _dt.dtype:
-    _check_same_dtype(self, end, "end")
-    if isinstance(weight, Tensor):
-        _check_same_dtype(self, weight, "weight")
-    return self._dtype
-
-
+# CPU kernels under the op's name, Meta kernels (meta/pointwise_select.py's rules) as <name>_meta
 register("lerp_Scalar", lerp_scalar)
 register("lerp", lerp_tensor)
-register("lerp_Scalar_", inplace_variant(lerp_scalar, _lerp_dtype))
-register("lerp_", inplace_variant(lerp_tensor, _lerp_dtype))
-register("lerp_Scalar_out", out_variant(lerp_scalar, result_dtype=_lerp_dtype))
-register("lerp_out", out_variant(lerp_tensor, "same", _lerp_dtype))
+register("lerp_Scalar_meta", rules.lerp)
+register("lerp_meta", rules.lerp)
+register("lerp_Scalar_", inplace_variant(lerp_scalar, rules.lerp_dtype))
+register("lerp_", inplace_variant(lerp_tensor, rules.lerp_dtype))
+register("lerp_Scalar__meta", inplace_variant(rules.lerp, rules.lerp_dtype))
+register("lerp__meta", inplace_variant(rules.lerp, rules.lerp_dtype))
+register("lerp_Scalar_out", out_variant(lerp_scalar, result_dtype=rules.lerp_dtype))
+register("lerp_out", out_variant(lerp_tensor, "same", rules.lerp_dtype))
+register("lerp_Scalar_out_meta", out_variant(rules.lerp, result_dtype=rules.lerp_dtype))
+register("lerp_out_meta", out_variant(rules.lerp, "same", rules.lerp_dtype))
 
 
 # --- where ----------------------------------------------------------------------------------------------
-
-def _check_condition(condition: Tensor) -> None:
-    if condition._dtype is _dt.uint8:
-        warnings.warn(
-            "where received a uint8 condition tensor. This behavior is deprecated and will be "
-            "removed in a future version of PyTorch. Use a boolean condition instead.",
-            UserWarning, stacklevel=3)
-    elif condition._dtype is not _dt.bool:
-        raise RuntimeError(
-            "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{condition._dtype._c10_name}")
-
 
 def _operand_array(x: Any, np_dtype: np.dtype) -> Any:
     if isinstance(x, Tensor):
@@ -248,49 +233,47 @@ def _operand_array(x: Any, np_dtype: np.dtype) -> Any:
     return np.array(x).astype(np_dtype)
 
 
+def _select(xp: Any, condition: Any, x: Any, y: Any) -> Any:
+    return torch_layout(xp.asarray(xp.where(condition, x, y)), (condition, x, y))
+
+
 def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     if condition._dtype is _dt.bool and type(self) is Tensor and type(other) is Tensor and \
             self._dtype is other._dtype and self._wrapped is None and other._wrapped is None:
-        # the common case: nothing to promote, no meta tensor
-        c, x, y = condition._data, self._data, other._data
-        if c is not None and x is not None and y is not None:
-            try:
-                return from_array(torch_layout(np.asarray(np.where(c, x, y)), (c, x, y)), self._dtype)
-            except ValueError:
-                pass  # a shape error: worded below
-    _check_condition(condition)
-    result = promotion.result_type(promotion_operand(self), promotion_operand(other))
-    tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
-    shape = broadcast_shapes(*(t._shape for t in tensors))
-    if any(t._data is None for t in tensors):
-        return meta_tensor(shape, result, meta_strides(shape, tensors))
+        # the common case: nothing to promote
+        try:
+            return from_array(_select(np, condition._data, self._data, other._data), self._dtype)
+        except ValueError:
+            pass  # a shape error: worded below
+    result = rules.where_dtype(condition, self, other)
+    broadcast_shapes(*(t._shape for t in (condition, self, other) if isinstance(t, Tensor)))
     np_result = result._numpy
-    arrays = (condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
-              _operand_array(other, np_result))
-    return from_array(torch_layout(np.asarray(np.where(*arrays), np_result), arrays), result)
+    out = _select(np, condition._data.astype(np.bool_, copy=False), _operand_array(self, np_result),
+                  _operand_array(other, np_result))
+    return from_array(out, result)
 
 
-def where_out(condition: Tensor, self: Any, other: Any, *, out: Tensor) -> Tensor:
-    result = where(condition, self, other)
-    if out._dtype is not result._dtype:
-        raise RuntimeError(f"Expected out type to be {result._dtype._c10_name} but got {out._dtype._c10_name}")
-    return write_out(out, result)
+def _where_out(functional: Any) -> Any:
+    def where_out(condition: Tensor, self: Any, other: Any, *, out: Tensor) -> Tensor:
+        result = functional(condition, self, other)
+        if out._dtype is not result._dtype:
+            raise RuntimeError(f"Expected out type to be {result._dtype._c10_name} but got {out._dtype._c10_name}")
+        return write_out(out, result)
+
+    where_out.__wrapped__ = functional  # type: ignore[attr-defined]
+    return where_out
 
 
 register("where", where)
-register("where_out", where_out)
+register("where_meta", rules.where)
+register("where_out", _where_out(where))
+register("where_out_meta", _where_out(rules.where))
 
 
 def _scalar_tensor(value: Any, dtype: _dt.dtype, like: Tensor) -> Tensor:
     """aten::scalar_tensor(value, dtype=..., layout=strided, device=like's), as PyTorch's
     where decompositions create their scalar operands."""
-    op = aten("scalar_tensor")
-    if op is not None:
-        return op(value, dtype=dtype, layout=strided, device=like._device)
-    value = checked_scalar(value, dtype)
-    if like._data is None:
-        return meta_tensor((), dtype)
-    return from_array(np.array(value).astype(dtype._numpy), dtype)
+    return aten("scalar_tensor")(value, dtype=dtype, layout=strided, device=like._device)
 
 
 def where_scalar_other(condition: Tensor, self: Tensor, other: Any) -> Tensor:
@@ -312,12 +295,7 @@ def where_scalar(condition: Tensor, self: Any, other: Any) -> Tensor:
 
 def where_condition(condition: Tensor) -> tuple[Tensor, ...]:
     """where(condition): the indices of the nonzero elements, one tensor per dimension."""
-    nonzero, unbind = aten("nonzero"), aten("unbind.int")
-    if nonzero is not None and unbind is not None:
-        return unbind(nonzero(condition), 1)
-    if condition._data is None:
-        raise NotImplementedError("aten::nonzero: the number of nonzero elements of a meta tensor is unknown")
-    return tuple(from_array(index.astype(np.int64), _dt.int64) for index in np.nonzero(condition._data))
+    return aten("unbind.int")(aten("nonzero")(condition), 1)
 
 
 register("where_ScalarOther", where_scalar_other)
