@@ -6,7 +6,7 @@ isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode se
 the same sequence. Ops of other families they need (ones_like, view_as_real, select)
 are used when the op table has them; otherwise the same result is computed here.
 
-Converted ops (lerp, where) are array code taking `xp` behind thin CPU adapters; their
+Converted ops (lerp, where, masked_fill, nan_to_num) are array code taking `xp` behind thin CPU adapters; their
 meta rules and Meta kernels (<name>_meta in the YAML) are meta/pointwise_select.py's.
 """
 
@@ -34,10 +34,6 @@ from ..meta import pointwise_select as rules
 
 _COMPLEX = frozenset(d for d in ALL if d.is_complex)
 _ndarray = np.ndarray
-
-
-def _shape_list(shape: tuple[int, ...]) -> str:
-    return f"[{', '.join(map(str, shape))}]"
 
 
 # --- clamp ------------------------------------------------------------------------------------------
@@ -306,110 +302,97 @@ register("where_cond", where_condition)
 
 # --- masked_fill ------------------------------------------------------------------------------------
 
-def _check_mask(mask: Tensor) -> None:
-    if mask._dtype is not _dt.bool:
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask._dtype._type_meta_name}")
-
-
-def _fill_value(value: Tensor) -> Any:
-    if value._shape:
-        raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-            f"{len(value._shape)} dimension(s).")
-    return value.item() if value._data is not None else 0
+def _masked_fill_values(xp: Any, data: Any, mask: Any, fill: Any) -> None:
+    xp.copyto(data, xp.array(fill).astype(data.dtype), where=mask)
 
 
 def masked_fill_scalar_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    _check_mask(mask)
-    shape = broadcast_shapes(self._shape, mask._shape)
-    if shape != self._shape:
-        raise RuntimeError(
-            f"output with shape {_shape_list(self._shape)} doesn't match the broadcast shape {_shape_list(shape)}")
-    fill = checked_scalar(value, self._dtype)
-    if self._data is not None:
-        np.copyto(self._data, np.array(fill).astype(self._data.dtype), where=mask._data)
+    fill = rules.masked_fill_inplace_checks(self, mask, value)
+    _masked_fill_values(np, self._data, mask._data, fill)
     return self
 
 
 def masked_fill_tensor_(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
-    return masked_fill_scalar_(self, mask, _fill_value(value))
+    rules.check_fill_value(value)
+    return masked_fill_scalar_(self, mask, value.item())
 
 
 def masked_fill_scalar(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     shape = broadcast_shapes(mask._shape, self._shape)
-    if self._data is None:
-        _check_mask(mask)
-        checked_scalar(value, self._dtype)
-        return meta_tensor(shape, self._dtype)
     result = from_array(np.array(np.broadcast_to(self._data, shape), order="C"), self._dtype)  # a contiguous clone
     return masked_fill_scalar_(result, mask, value)
 
 
 def masked_fill_tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
-    return masked_fill_scalar(self, mask, _fill_value(value))
+    rules.check_fill_value(value)
+    return masked_fill_scalar(self, mask, value.item())
 
 
+for _name, _cpu, _meta in (("masked_fill_Scalar", masked_fill_scalar, rules.masked_fill_scalar),
+                           ("masked_fill", masked_fill_tensor, rules.masked_fill_tensor)):
+    register(_name, _cpu)
+    register(f"{_name}_meta", _meta)
+    register(f"{_name}_out", out_variant(_cpu, "generated"))
+    register(f"{_name}_out_meta", out_variant(_meta, "generated"))
 register("masked_fill_Scalar_", masked_fill_scalar_)
 register("masked_fill_", masked_fill_tensor_)
-register("masked_fill_Scalar", masked_fill_scalar)
-register("masked_fill", masked_fill_tensor)
-register("masked_fill_Scalar_out", out_variant(masked_fill_scalar, "generated"))
-register("masked_fill_out", out_variant(masked_fill_tensor, "generated"))
+register("masked_fill_Scalar__meta", rules.masked_fill_scalar_)
+register("masked_fill__meta", rules.masked_fill_tensor_)
 
 
 # --- nan_to_num -------------------------------------------------------------------------------------
 
-def _replace_non_finite(x: np.ndarray, real: _dt.dtype, nan: Any, posinf: Any, neginf: Any) -> np.ndarray:
+def _replace_non_finite(xp: Any, x: Any, real: _dt.dtype, nan: Any, posinf: Any, neginf: Any) -> Any:
     info = finfo(real)
     replacements = [0.0 if nan is None else nan, info.max if posinf is None else posinf,
                     info.min if neginf is None else neginf]
     # C-style conversion: a replacement too large for the dtype becomes inf, as in PyTorch
-    nan_v, posinf_v, neginf_v = (np.array(v).astype(x.dtype) for v in replacements)
-    out = np.where(np.isnan(x), nan_v, x)
-    out = np.where(out == np.inf, posinf_v, out)
-    return np.where(out == -np.inf, neginf_v, out)
+    nan_v, posinf_v, neginf_v = (xp.array(v).astype(x.dtype) for v in replacements)
+    out = xp.where(xp.isnan(x), nan_v, x)
+    out = xp.where(out == xp.inf, posinf_v, out)
+    return xp.where(out == -xp.inf, neginf_v, out)
+
+
+def _nan_to_num_values(xp: Any, data: Any, d: _dt.dtype, nan: Any, posinf: Any, neginf: Any) -> Any:
+    if not (d.is_floating_point or d.is_complex):
+        return data.copy()
+    real = d.to_real()
+    computation = promotion.opmath_dtype(real)._numpy
+    if d.is_complex:
+        out = xp.empty(data.shape, data.dtype)
+        out.real = _replace_non_finite(xp, data.real.astype(computation), real, nan, posinf, neginf)
+        out.imag = _replace_non_finite(xp, data.imag.astype(computation), real, nan, posinf, neginf)
+        return out
+    return _replace_non_finite(xp, data.astype(computation), real, nan, posinf, neginf).astype(d._numpy)
 
 
 def nan_to_num(self: Tensor, nan: float | None = None, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
-    d = self._dtype
-    if self._data is None:
-        return meta_tensor(self._shape, d)
-    if not (d.is_floating_point or d.is_complex):
-        return from_array(self._data.copy(), d)
-    real = d.to_real()
-    computation = promotion.opmath_dtype(real)._numpy
     with quiet():
-        if d.is_complex:
-            data = self._data
-            out = np.empty(data.shape, data.dtype)
-            out.real = _replace_non_finite(data.real.astype(computation), real, nan, posinf, neginf)
-            out.imag = _replace_non_finite(data.imag.astype(computation), real, nan, posinf, neginf)
-        else:
-            out = _replace_non_finite(self._data.astype(computation), real, nan, posinf, neginf)
-            out = out.astype(d._numpy)
-    return from_array(out, d)
+        return from_array(_nan_to_num_values(np, self._data, self._dtype, nan, posinf, neginf), self._dtype)
 
 
-def nan_to_num_out(self: Tensor, nan: float | None = None, posinf: float | None = None,
-                   neginf: float | None = None, *, out: Tensor) -> Tensor:
-    if out._dtype is not self._dtype:
-        raise RuntimeError(
-            f"nan_to_num: dtype of out: {out._dtype._c10_name} should be same as input: {self._dtype._c10_name}")
-    return write_out(out, nan_to_num(self, nan, posinf, neginf))
+def _nan_to_num_out(functional: Any) -> Any:
+    def nan_to_num_out(self: Tensor, nan: float | None = None, posinf: float | None = None,
+                       neginf: float | None = None, *, out: Tensor) -> Tensor:
+        rules.check_nan_to_num_out(self, out)
+        return write_out(out, functional(self, nan, posinf, neginf))
+
+    nan_to_num_out.__wrapped__ = functional  # type: ignore[attr-defined]
+    return nan_to_num_out
 
 
-register("nan_to_num", nan_to_num)
 def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
-    if self._data is None and self._dtype.is_complex:  # from PyTorch's meta decomposition
-        raise RuntimeError(f"Complex dtype is not supported for isneginf, got dtype {self._dtype}")
     return write_inplace(self, nan_to_num(self, nan, posinf, neginf))
 
 
+register("nan_to_num", nan_to_num)
+register("nan_to_num_meta", rules.nan_to_num)
 register("nan_to_num_", nan_to_num_)
-register("nan_to_num_out", nan_to_num_out)
+register("nan_to_num__meta", rules.nan_to_num_)
+register("nan_to_num_out", _nan_to_num_out(nan_to_num))
+register("nan_to_num_out_meta", _nan_to_num_out(rules.nan_to_num))
 
 
 # --- isfinite (CompositeImplicitAutograd) ------------------------------------------------------------

@@ -67,3 +67,74 @@ def where_dtype(condition: Tensor, self: Any, other: Any) -> dtype:
 def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     result = where_dtype(condition, self, other)
     return _pointwise([t for t in (condition, self, other) if isinstance(t, Tensor)], result)
+
+
+# --- masked_fill ------------------------------------------------------------------------------------
+
+def _shape_list(shape: tuple[int, ...]) -> str:
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def check_mask(mask: Tensor) -> None:
+    if mask._dtype is not _dt.bool:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {mask._dtype._type_meta_name}")
+
+
+def check_fill_value(value: Tensor) -> None:
+    if value._shape:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{len(value._shape)} dimension(s).")
+
+
+def masked_fill_inplace_checks(self: Tensor, mask: Tensor, value: Any) -> Any:
+    """The in-place form's checks, in PyTorch's order; the fill value converted to self's dtype."""
+    check_mask(mask)
+    shape = broadcast_shapes(self._shape, mask._shape)
+    if shape != self._shape:
+        raise RuntimeError(
+            f"output with shape {_shape_list(self._shape)} doesn't match the broadcast shape {_shape_list(shape)}")
+    return checked_scalar(value, self._dtype)
+
+
+def masked_fill_scalar_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    masked_fill_inplace_checks(self, mask, value)
+    return self
+
+
+def masked_fill_tensor_(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
+    check_fill_value(value)
+    return masked_fill_scalar_(self, mask, 0)  # the value is unknown on meta; any valid one checks the same
+
+
+def masked_fill_scalar(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    shape = broadcast_shapes(mask._shape, self._shape)
+    check_mask(mask)
+    checked_scalar(value, self._dtype)
+    return meta_tensor(shape, self._dtype)
+
+
+def masked_fill_tensor(self: Tensor, mask: Tensor, value: Tensor) -> Tensor:
+    check_fill_value(value)
+    return masked_fill_scalar(self, mask, 0)
+
+
+# --- nan_to_num -------------------------------------------------------------------------------------
+
+def check_nan_to_num_out(self: Tensor, out: Tensor) -> None:
+    if out._dtype is not self._dtype:
+        raise RuntimeError(
+            f"nan_to_num: dtype of out: {out._dtype._c10_name} should be same as input: {self._dtype._c10_name}")
+
+
+def nan_to_num(self: Tensor, nan: float | None = None, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    return _pointwise([self], self._dtype)  # self's layout, as the CPU kernel's astype keeps it
+
+
+def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = None,
+                neginf: float | None = None) -> Tensor:
+    if self._dtype.is_complex:  # PyTorch's meta decomposition goes through isneginf
+        raise RuntimeError(f"Complex dtype is not supported for isneginf, got dtype {self._dtype}")
+    return self
