@@ -6,7 +6,7 @@ isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode se
 the same sequence. Ops of other families they need (ones_like, view_as_real, select)
 are used when the op table has them; otherwise the same result is computed here.
 
-Converted ops (lerp, where, masked_fill, nan_to_num) are array code taking `xp` behind thin CPU adapters; their
+Converted ops (the Scalar clamps, lerp, where, masked_fill, nan_to_num) are array code taking `xp` behind thin CPU adapters; their
 meta rules and Meta kernels (<name>_meta in the YAML) are meta/pointwise_select.py's.
 """
 
@@ -38,13 +38,6 @@ _ndarray = np.ndarray
 
 # --- clamp ------------------------------------------------------------------------------------------
 
-def _check_clamp(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = None) -> None:
-    if min is None and max is None:
-        if self._data is None:  # PyTorch's meta kernel is a Python decomposition
-            raise ValueError("clamp called but both min and max are none!")
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-
-
 def _clamp(xp: Any, self: Any, min: Any = None, max: Any = None) -> Any:
     # min(max(x, lo), hi): NaN in x or in a bound propagates, and lo > hi gives hi. Bounds go
     # first: on a tie (-0.0 and 0.0) NumPy returns the second operand, torch the input.
@@ -69,15 +62,6 @@ def _reject_complex(promoted: _dt.dtype, *args: Any) -> None:
         raise NotImplementedError("clamp is not supported for complex types")
 
 
-def _clamp_scalar_dtype(self: Tensor, min: Any = None, max: Any = None) -> _dt.dtype:
-    """clamp's result dtype: a floating (or complex) self keeps its dtype, whatever the
-    bounds; integer and bool ones promote with them."""
-    _check_clamp(self._dtype, self, min, max)
-    if self._dtype.is_floating_point or self._dtype.is_complex:
-        return self._dtype
-    return promotion.result_type(self, *(b for b in (min, max) if b is not None))
-
-
 def _clamp_bound(value: Any, promoted: _dt.dtype) -> Any:
     if isinstance(value, complex) and value.imag != 0:  # PyTorch reads bounds as doubles first
         raise RuntimeError("value cannot be converted to type double without overflow")
@@ -90,7 +74,7 @@ _REAL_NUMBERS = (int, float, type(None))
 
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     limit = _FAST_CLAMP.get(self._dtype)
-    if limit is not None and self._data is not None and type(min) in _REAL_NUMBERS and \
+    if limit is not None and type(min) in _REAL_NUMBERS and \
             type(max) in _REAL_NUMBERS and (min is not None or max is not None) and \
             (min is None or -limit <= min <= limit or min != min) and \
             (max is None or -limit <= max <= limit or max != max):
@@ -101,15 +85,13 @@ def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
         if max is not None:
             out = minimum_with(out, max)
         return from_array(np.asarray(out), self._dtype)
-    promoted = _clamp_scalar_dtype(self, min, max)
-    if self._data is not None:
-        _reject_complex(promoted)
-        if promoted is _dt.bool:
-            label = "clamp_scalar" if min is not None and max is not None else (
-                "clamp_min_scalar" if min is not None else "clamp_max_scalar")
-            raise not_implemented(f"{label}_cpu", promoted)
-        min, max = _clamp_bound(min, promoted), _clamp_bound(max, promoted)
-    return _clamp_kernel.compute(promoted, (self, min, max), {})
+    promoted = rules.clamp_dtype(self, min, max)
+    _reject_complex(promoted)
+    if promoted is _dt.bool:
+        label = "clamp_scalar" if min is not None and max is not None else (
+            "clamp_min_scalar" if min is not None else "clamp_max_scalar")
+        raise not_implemented(f"{label}_cpu", promoted)
+    return _clamp_kernel.compute(promoted, (self, _clamp_bound(min, promoted), _clamp_bound(max, promoted)), {})
 
 
 def _cpu_check_clamp_bound(promoted: _dt.dtype, self: Any, bound: Any) -> None:
@@ -127,48 +109,51 @@ def _cpu_check_clamp_tensor(promoted: _dt.dtype, self: Any, min: Any = None, max
         raise not_implemented("maximum_cpu" if min is not None else "minimum_cpu", promoted)
 
 
+def _check_clamp_tensor(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = None) -> None:
+    # clamp.Tensor still runs one kernel for CPU and Meta (the elementwise machinery's)
+    rules.check_clamp_bounds(min, max, on_meta=self._data is None)
+
+
 _clamp_kernel = make_kernel(_clamp, operands=3, warns=False)
-clamp.result_dtype = _clamp_scalar_dtype  # type: ignore[attr-defined]
+clamp.result_dtype = rules.clamp_dtype  # type: ignore[attr-defined]
 clamp_min = make_kernel(_clamp_min, cpu_check=_cpu_check_clamp_bound, dtypes=ALL_BUT_BOOL,
                         label="clamp_min_scalar_cpu", warns=False)
 clamp_max = make_kernel(_clamp_max, cpu_check=_cpu_check_clamp_bound, dtypes=ALL_BUT_BOOL,
                         label="clamp_max_scalar_cpu", warns=False)
-elementwise("clamp_Tensor", operands=3, check=_check_clamp, cpu_check=_cpu_check_clamp_tensor, warns=False)(_clamp)
+elementwise("clamp_Tensor", operands=3, check=_check_clamp_tensor, cpu_check=_cpu_check_clamp_tensor,
+            warns=False)(_clamp)
 elementwise("clamp_min_Tensor", dtypes=ALL - _COMPLEX, label="maximum_cpu", warns=False)(_clamp_min)
 elementwise("clamp_max_Tensor", dtypes=ALL - _COMPLEX, label="minimum_cpu", warns=False)(_clamp_max)
 
 
-def _inplace_naming_type_meta(functional: Any) -> Any:
-    """The in-place Scalar clamps: their cast error names the C++ type ("long int")."""
-
-    def check_castable(result: _dt.dtype, self: Tensor) -> None:
-        if promotion.can_cast(result, self._dtype):
-            return
-        if self._data is None:
-            raise RuntimeError(
-                f"Attempting to cast from {result} to out tensor with dtype {self._dtype}, "
-                "but this can't be cast because it is not safe!")
-        raise RuntimeError(
-            f"result type {result._c10_name} can't be cast to the desired output type "
-            f"{self._dtype._type_meta_name}")
+def _inplace_clamp(functional: Any, result_dtype: Any, on_meta: bool) -> Any:
+    """The in-place Scalar clamps: the result's dtype must cast to self's (CPU and meta word it apart)."""
 
     def inplace(self: Tensor, *args: Any) -> Tensor:
         try:
             result = functional(self, *args)
         except Exception:
-            check_castable(functional.result_dtype(self, *args), self)
+            rules.check_inplace_castable(result_dtype(self, *args), self, on_meta)
             raise
-        check_castable(result._dtype, self)
+        rules.check_inplace_castable(result._dtype, self, on_meta)
         return write_inplace(self, result)
 
     inplace.__name__ = inplace.__qualname__ = functional.__name__ + "_"
+    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
     return inplace
 
 
-for _name, _kernel in [("clamp", clamp), ("clamp_min", clamp_min), ("clamp_max", clamp_max)]:
+# CPU kernels under the op's name, Meta kernels (meta/pointwise_select.py's rules) as <name>_meta
+for _name, _kernel, _meta, _meta_dtype in (
+        ("clamp", clamp, rules.clamp, rules.clamp_meta_dtype),
+        ("clamp_min", clamp_min, rules.clamp_min, rules.clamp_bound_dtype),
+        ("clamp_max", clamp_max, rules.clamp_max, rules.clamp_bound_dtype)):
     register(_name, _kernel)
-    register(f"{_name}_", _inplace_naming_type_meta(_kernel))
+    register(f"{_name}_meta", _meta)
+    register(f"{_name}_", _inplace_clamp(_kernel, _kernel.result_dtype, on_meta=False))
+    register(f"{_name}__meta", _inplace_clamp(_meta, _meta_dtype, on_meta=True))
     register(f"{_name}_out", out_variant(_kernel, "same", _kernel.result_dtype))
+    register(f"{_name}_out_meta", out_variant(_meta, "same", _meta_dtype))
 
 
 # --- lerp ---------------------------------------------------------------------------------------------

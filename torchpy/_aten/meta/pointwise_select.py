@@ -138,3 +138,54 @@ def nan_to_num_(self: Tensor, nan: float | None = None, posinf: float | None = N
     if self._dtype.is_complex:  # PyTorch's meta decomposition goes through isneginf
         raise RuntimeError(f"Complex dtype is not supported for isneginf, got dtype {self._dtype}")
     return self
+
+
+# --- clamp, clamp_min, clamp_max (the Scalar overloads) -------------------------------------------
+
+def check_clamp_bounds(min: Any, max: Any, on_meta: bool = False) -> None:
+    if min is None and max is None:
+        if on_meta:  # PyTorch's meta kernel is a Python decomposition: its own error
+            raise ValueError("clamp called but both min and max are none!")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+
+def clamp_dtype(self: Tensor, min: Any = None, max: Any = None, on_meta: bool = False) -> dtype:
+    """clamp's result dtype: a floating (or complex) self keeps its dtype, whatever the
+    bounds; integer and bool ones promote with them."""
+    check_clamp_bounds(min, max, on_meta)
+    if self._dtype.is_floating_point or self._dtype.is_complex:
+        return self._dtype
+    return promotion.result_type(self, *(b for b in (min, max) if b is not None))
+
+
+def clamp_meta_dtype(self: Tensor, min: Any = None, max: Any = None) -> dtype:
+    return clamp_dtype(self, min, max, on_meta=True)
+
+
+def clamp_bound_dtype(self: Tensor, bound: Any) -> dtype:
+    """clamp_min / clamp_max: self promoted with the bound."""
+    return promotion.result_type(self, bound)
+
+
+def check_inplace_castable(result: dtype, self: Tensor, on_meta: bool = False) -> None:
+    """The in-place Scalar clamps: their cast error names the C++ type ("long int") on CPU."""
+    if promotion.can_cast(result, self._dtype):
+        return
+    if on_meta:
+        raise RuntimeError(
+            f"Attempting to cast from {result} to out tensor with dtype {self._dtype}, "
+            "but this can't be cast because it is not safe!")
+    raise RuntimeError(
+        f"result type {result._c10_name} can't be cast to the desired output type "
+        f"{self._dtype._type_meta_name}")
+
+
+def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    return _pointwise([self], clamp_meta_dtype(self, min, max))
+
+
+def clamp_bound(self: Tensor, bound: Any) -> Tensor:
+    return _pointwise([self], clamp_bound_dtype(self, bound))
+
+
+clamp_min = clamp_max = clamp_bound
