@@ -98,17 +98,12 @@ from torchpy._aten.meta import pointwise_select as select_rules  # noqa: E402
 
 SELECTS = ("clamp", "clamp_", "clamp_min", "clamp_min_", "clamp_max", "clamp_max_", "lerp", "lerp_", "where",
            "masked_fill", "masked_fill_", "nan_to_num", "nan_to_num_")
-# the Tensor-bound clamps still run the elementwise machinery's one kernel for CPU and Meta
-UNCONVERTED = ("aten::clamp.Tensor", "aten::clamp.Tensor_out", "aten::clamp_.Tensor", "aten::clamp_min.Tensor",
-               "aten::clamp_min.Tensor_out", "aten::clamp_min_.Tensor", "aten::clamp_max.Tensor",
-               "aten::clamp_max.Tensor_out", "aten::clamp_max_.Tensor")
 
 
 def test_select_meta_kernels_are_the_meta_rules():
     # where's Scalar overloads and where(condition) are CompositeImplicitAutograd: no kernel of their own
-    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in SELECTS and "Meta" in e.dispatch
-               and e.qualified_name not in UNCONVERTED]
-    assert len(entries) == 26
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in SELECTS and "Meta" in e.dispatch]
+    assert len(entries) == 35
     for entry in entries:
         meta, cpu = entry.dispatch["Meta"], entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
         assert meta == cpu + "_meta", entry.qualified_name
@@ -120,7 +115,4 @@ def test_select_rules_read_no_data():
     assert "_data" not in inspect.getsource(select_rules)
     source = inspect.getsource(select_kernels)
     converted = source[source.index("# --- clamp"):source.index("# --- isfinite")]
-    # clamp.Tensor's check (the one kernel for CPU and Meta) is the one meta branch left before isfinite
-    tensor_check = inspect.getsource(select_kernels._check_clamp_tensor)
-    converted = converted.replace(tensor_check, "")
     assert "_data is None" not in converted and "_data is not None" not in converted

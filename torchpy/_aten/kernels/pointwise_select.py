@@ -6,8 +6,9 @@ isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode se
 the same sequence. Ops of other families they need (ones_like, view_as_real, select)
 are used when the op table has them; otherwise the same result is computed here.
 
-Converted ops (the Scalar clamps, lerp, where, masked_fill, nan_to_num) are array code taking `xp` behind thin CPU adapters; their
-meta rules and Meta kernels (<name>_meta in the YAML) are meta/pointwise_select.py's.
+Converted ops (clamp, clamp_min, clamp_max, lerp, where, masked_fill, nan_to_num) are array
+code taking `xp` behind thin CPU adapters; their meta rules and Meta kernels (<name>_meta in
+the YAML) are meta/pointwise_select.py's.
 """
 
 from __future__ import annotations
@@ -110,8 +111,7 @@ def _cpu_check_clamp_tensor(promoted: _dt.dtype, self: Any, min: Any = None, max
 
 
 def _check_clamp_tensor(promoted: _dt.dtype, self: Any, min: Any = None, max: Any = None) -> None:
-    # clamp.Tensor still runs one kernel for CPU and Meta (the elementwise machinery's)
-    rules.check_clamp_bounds(min, max, on_meta=self._data is None)
+    rules.check_clamp_bounds(min, max)
 
 
 _clamp_kernel = make_kernel(_clamp, operands=3, warns=False)
@@ -120,10 +120,16 @@ clamp_min = make_kernel(_clamp_min, cpu_check=_cpu_check_clamp_bound, dtypes=ALL
                         label="clamp_min_scalar_cpu", warns=False)
 clamp_max = make_kernel(_clamp_max, cpu_check=_cpu_check_clamp_bound, dtypes=ALL_BUT_BOOL,
                         label="clamp_max_scalar_cpu", warns=False)
-elementwise("clamp_Tensor", operands=3, check=_check_clamp_tensor, cpu_check=_cpu_check_clamp_tensor,
-            warns=False)(_clamp)
-elementwise("clamp_min_Tensor", dtypes=ALL - _COMPLEX, label="maximum_cpu", warns=False)(_clamp_min)
-elementwise("clamp_max_Tensor", dtypes=ALL - _COMPLEX, label="minimum_cpu", warns=False)(_clamp_max)
+clamp_tensor = elementwise("clamp_Tensor", operands=3, check=_check_clamp_tensor, cpu_check=_cpu_check_clamp_tensor,
+                           warns=False)(_clamp)
+clamp_min_tensor = elementwise("clamp_min_Tensor", dtypes=ALL - _COMPLEX, label="maximum_cpu", warns=False)(_clamp_min)
+clamp_max_tensor = elementwise("clamp_max_Tensor", dtypes=ALL - _COMPLEX, label="minimum_cpu", warns=False)(_clamp_max)
+for _name, _meta, _meta_dtype in (("clamp_Tensor", rules.clamp_tensor, rules.clamp_tensor_dtype),
+                                  ("clamp_min_Tensor", rules.clamp_bound_tensor, rules.clamp_bound_tensor_dtype),
+                                  ("clamp_max_Tensor", rules.clamp_bound_tensor, rules.clamp_bound_tensor_dtype)):
+    register(f"{_name}_meta", _meta)
+    register(f"{_name}__meta", inplace_variant(_meta, _meta_dtype))
+    register(f"{_name}_out_meta", out_variant(_meta, "castable", _meta_dtype))
 
 
 def _inplace_clamp(functional: Any, result_dtype: Any, on_meta: bool) -> Any:

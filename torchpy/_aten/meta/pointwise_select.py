@@ -189,3 +189,25 @@ def clamp_bound(self: Tensor, bound: Any) -> Tensor:
 
 
 clamp_min = clamp_max = clamp_bound
+
+
+# --- clamp, clamp_min, clamp_max (the Tensor overloads) -------------------------------------------
+
+def clamp_tensor_dtype(self: Tensor, min: Any = None, max: Any = None, on_meta: bool = True) -> dtype:
+    """clamp.Tensor's result dtype: self promoted with the bounds given (any dtype)."""
+    check_clamp_bounds(min, max, on_meta)
+    return promotion.result_type(*(promotion_operand(x) for x in (self, min, max) if x is not None))
+
+
+def clamp_bound_tensor_dtype(self: Tensor, bound: Any) -> dtype:
+    return promotion.result_type(promotion_operand(self), promotion_operand(bound))
+
+
+def clamp_tensor(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    result = clamp_tensor_dtype(self, min, max)
+    return _pointwise([x for x in (self, min, max) if isinstance(x, Tensor)], result)
+
+
+def clamp_bound_tensor(self: Tensor, bound: Any) -> Tensor:
+    result = clamp_bound_tensor_dtype(self, bound)
+    return _pointwise([x for x in (self, bound) if isinstance(x, Tensor)], result)
