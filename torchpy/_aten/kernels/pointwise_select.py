@@ -3,8 +3,8 @@ isfinite (the rest of the pointwise family is in pointwise.py).
 
 The CompositeImplicitAutograd ones (where's Scalar overloads, where(condition),
 isfinite) call the aten ops PyTorch's decompositions call, so a dispatch mode sees
-the same sequence. Ops of other families they need (ones_like, view_as_real, select)
-are used when the op table has them; otherwise the same result is computed here.
+the same sequence. view_as_real (another family's, not in the op table yet) is used once it
+is there; until then isfinite takes a complex tensor's parts itself.
 
 Converted ops (clamp, clamp_min, clamp_max, lerp, where, masked_fill, nan_to_num) are array
 code taking `xp` behind thin CPU adapters; their meta rules and Meta kernels (<name>_meta in
@@ -13,7 +13,6 @@ the YAML) are meta/pointwise_select.py's.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -27,7 +26,7 @@ from ..registry import register
 from .bounds import maximum_with, minimum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
-    make_kernel, meta_strides, not_implemented, out_variant, promotion_operand, quiet, torch_layout,
+    make_kernel, not_implemented, out_variant, quiet, torch_layout,
 )
 from .pointwise import aten
 from .variants import write_inplace, write_out
@@ -412,12 +411,7 @@ def isfinite(self: Tensor) -> Tensor:
         return aten("bitwise_and_.Tensor")(real_finite, isfinite(_complex_part(self, 1)))
     if d.is_floating_point:
         return _isfinite_real(self)
-    ones_like = aten("ones_like")
-    if ones_like is not None:
-        return ones_like(self, dtype=_dt.bool, memory_format=preserve_format)
-    if self._data is None:
-        return meta_tensor(self._shape, _dt.bool)
-    return from_array(np.ones(self._shape, np.bool_), _dt.bool)
+    return aten("ones_like")(self, dtype=_dt.bool, memory_format=preserve_format)
 
 
 register("isfinite", isfinite)
