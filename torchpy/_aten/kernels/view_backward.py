@@ -9,7 +9,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array
+from ..meta import view as rules
 from ..registry import register
 from .variants import write_out
 
@@ -17,8 +18,6 @@ from .variants import write_out
 def _scatter_into_zeros(grad_output: Tensor, input_sizes: Sequence[int], positions: Callable) -> Tensor:
     """zeros(input_sizes) with grad_output written at positions(flat_index_array) (distinct)."""
     shape = tuple(input_sizes)
-    if grad_output._data is None:
-        return meta_tensor(shape, grad_output._dtype)
     result = np.zeros(shape, _dt.to_numpy_dtype(grad_output._dtype))
     flat_index = np.arange(result.size, dtype=np.int64).reshape(shape)
     result.reshape(-1)[positions(flat_index)] = grad_output._data
@@ -26,8 +25,7 @@ def _scatter_into_zeros(grad_output: Tensor, input_sizes: Sequence[int], positio
 
 
 def select_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, index: int) -> Tensor:
-    dim = _wrap_dim(dim, len(input_sizes))
-    index = index + input_sizes[dim] if index < 0 else index
+    dim, index = rules.select_backward_dims(input_sizes, dim, index)
     return _scatter_into_zeros(grad_output, input_sizes, lambda a: a[(slice(None),) * dim + (index,)])
 
 
@@ -38,8 +36,7 @@ def slice_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, st
 
 
 def diagonal_backward(grad_output: Tensor, input_sizes: Sequence[int], offset: int, dim1: int, dim2: int) -> Tensor:
-    ndim = len(input_sizes)
-    dim1, dim2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    dim1, dim2 = rules.diagonal_backward_dims(input_sizes, dim1, dim2)
     # NumPy lays the diagonal out as torch does: as the last dim.
     return _scatter_into_zeros(grad_output, input_sizes, lambda a: np.diagonal(a, offset, dim1, dim2))
 
@@ -55,6 +52,8 @@ def _out(functional: Callable) -> Callable:
 for _fn in (select_backward, slice_backward, diagonal_backward):
     register(_fn.__name__, _fn)
     register(_fn.__name__ + "_out", _out(_fn))
+    register(_fn.__name__ + "_meta", getattr(rules, _fn.__name__))  # the Meta kernels: the rules
+    register(_fn.__name__ + "_out_meta", _out(getattr(rules, _fn.__name__)))
 
 
 # --- unfold_backward / masked_scatter_backward -------------------------------------------------
@@ -62,8 +61,6 @@ for _fn in (select_backward, slice_backward, diagonal_backward):
 def unfold_backward(grad_in: Tensor, input_sizes: Sequence[int], dim: int, size: int, step: int) -> Tensor:
     """Each window element read one input element: add the gradient back at it."""
     shape = tuple(input_sizes)
-    if grad_in._data is None:
-        return meta_tensor(shape, grad_in._dtype)
     positions = np.arange(max(int(np.prod(shape, dtype=np.int64)), 1), dtype=np.int64).reshape(shape or (1,))
     axis = _wrap_dim(dim, positions.ndim)
     starts = np.arange(0, positions.shape[axis] - size + 1, step, dtype=np.int64)
@@ -78,8 +75,6 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
     """The source's first k elements (k = the mask's true count) were written, in order; the
     rest of the source got no gradient."""
     shape = tuple(sizes)
-    if grad_output._data is None:
-        return meta_tensor(shape, grad_output._dtype)
     grad, chosen = np.broadcast_arrays(np.asarray(grad_output._data), np.asarray(mask._data, dtype=bool))
     taken = grad[chosen]
     result = np.zeros(int(np.prod(shape, dtype=np.int64)), _dt.to_numpy_dtype(grad_output._dtype))
@@ -90,3 +85,6 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
 register("unfold_backward", unfold_backward)
 register("unfold_backward_out", _out(unfold_backward))
 register("masked_scatter_backward", masked_scatter_backward)
+register("unfold_backward_meta", rules.unfold_backward)
+register("unfold_backward_out_meta", _out(rules.unfold_backward))
+register("masked_scatter_backward_meta", rules.masked_scatter_backward)
