@@ -347,15 +347,21 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def flip_dims(shape: tuple[int, ...], dims: Sequence[int]) -> tuple[int, ...]:
-    wrapped = tuple(_wrap_dim(d, len(shape)) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError(f"dims has duplicates, original flip dims size={len(dims)}, "
-                           f"but unique flip dims size={len(set(wrapped))}")
-    return wrapped
+    """The wrapped dims, each once (torch's CPU check: wrapped and tested one at a time)."""
+    seen: list[int] = []
+    for dim in dims:
+        d = _wrap_dim(dim, len(shape))
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.append(d)
+    return tuple(seen)
 
 
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
-    flip_dims(self._shape, dims)
+    # torch's meta rule wraps every dim first and words the duplicate its own way
+    wrapped = [_wrap_dim(dim, len(self._shape)) for dim in dims]
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("duplicate value in the list of dims")
     return meta_tensor(self._shape, self._dtype, preserve_strides(self._shape, self.stride()))
 
 
@@ -368,5 +374,10 @@ def repeat_shapes(shape: tuple[int, ...], repeats: Sequence[int]) -> tuple[tuple
 
 
 def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
-    _, shape = repeat_shapes(self._shape, tuple(repeats))
+    repeats = tuple(repeats)
+    if len(repeats) >= len(self._shape):  # else repeat_shapes' error comes first, as in torch's meta
+        for i, times in enumerate(repeats):
+            if times < 0:  # torch's meta rule names the repeat (the CPU kernel the size it makes)
+                raise RuntimeError(f"Repeats cannot be negative, found {times} at index {i}")
+    _, shape = repeat_shapes(self._shape, repeats)
     return meta_tensor(shape, self._dtype, contiguous_strides_of(shape))

@@ -636,38 +636,26 @@ def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int =
 
 
 # --- the view backward ops (kernels/view_backward.py): zeros of the input's sizes --------------------
-# Each result is a fresh contiguous tensor of the forward input's sizes in the gradient's dtype;
-# the dims are checked as the CPU kernels check them before writing.
-
-
-def select_backward_dims(input_sizes: Sequence[int], dim: int, index: int) -> tuple[int, int]:
-    """The wrapped dim and index."""
-    d = _wrap_dim(dim, len(input_sizes))
-    return d, index + input_sizes[d] if index < 0 else index
+# Each result is a fresh contiguous tensor of the forward input's sizes in the gradient's dtype.
+# Torch's meta kernels of select / slice / diagonal_backward check no dims (the sizes are given);
+# unfold_backward's wraps its dim.
 
 
 def select_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, index: int) -> Tensor:
-    select_backward_dims(input_sizes, dim, index)
     return meta_tensor(tuple(input_sizes), grad_output._dtype)
 
 
 def slice_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, start: int, end: int,
                    step: int) -> Tensor:
-    _wrap_dim(dim, len(input_sizes))
     return meta_tensor(tuple(input_sizes), grad_output._dtype)
 
 
-def diagonal_backward_dims(input_sizes: Sequence[int], dim1: int, dim2: int) -> tuple[int, int]:
-    ndim = len(input_sizes)
-    return _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
-
-
 def diagonal_backward(grad_output: Tensor, input_sizes: Sequence[int], offset: int, dim1: int, dim2: int) -> Tensor:
-    diagonal_backward_dims(input_sizes, dim1, dim2)
     return meta_tensor(tuple(input_sizes), grad_output._dtype)
 
 
 def unfold_backward(grad_in: Tensor, input_sizes: Sequence[int], dim: int, size: int, step: int) -> Tensor:
+    _wrap_dim(dim, len(input_sizes))
     return meta_tensor(tuple(input_sizes), grad_in._dtype)
 
 
