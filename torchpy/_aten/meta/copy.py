@@ -5,8 +5,10 @@ metadata alone.
 A copy keeps its input's strides when they are dense and non-overlapping, and otherwise its
 dimension order (zero strides do not move); an explicit memory format asks for contiguous or
 channels-last strides; cat / stack are contiguous unless every input suggests channels-last;
-flip keeps the input's layout, repeat is contiguous. kernels/copy.py's CPU kernels allocate by these rules; the Meta kernels
-at the end are the rules plus `meta_tensor`.
+flip keeps the input's layout, repeat is contiguous. Where torch's meta rule is a Python
+decomposition that checks or words things its own way (cat, stack, flip, repeat), the Meta
+kernel does as it does; the CPU kernels use the C++ kernels' checks. kernels/copy.py's CPU
+kernels allocate by these rules; the Meta kernels are the rules plus `meta_tensor`.
 
 Copying out of a meta tensor into a CPU one is PyTorch's NotImplementedError; the dispatcher
 sends such mixed calls to the Meta kernel (Meta is the higher backend), which refuses them.
@@ -259,8 +261,8 @@ def cat_inputs(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
             raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
         if t._shape != (0,):
             parts.append(t)
-    if not parts:
-        return parts, _wrap_dim(dim, 1)
+    if not parts:  # nothing takes part: torch checks no dim
+        return parts, 0
     reference = parts[0]._shape
     ndim = len(reference)
     d = _wrap_dim(dim, ndim)
@@ -333,14 +335,72 @@ def stack_rule(tensors: Sequence[Tensor], dim: int) -> tuple[int, tuple[int, ...
     return d, shape[:d] + (1,) + shape[d:], new_shape, memory_format, promoted_dtype(tensors)
 
 
+def _meta_cat_parts(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+    """cat's parts and wrapped dim as torch's meta rule (a Python decomposition) checks them,
+    with its messages: ranks against the first input that is not 1-d, 1-d inputs of another
+    rank must be empty, then sizes against the first part (numbered among the parts)."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    check_same_device(tensors)
+    example = None
+    for i, t in enumerate(tensors):
+        n = len(t._shape)
+        if example is None:
+            if n != 1:
+                example = t
+        elif n != 1 and n != len(example._shape):
+            raise RuntimeError(f"Number of dimensions of tensors must match.  Expected {len(example._shape)}-D "
+                               f"tensors, but got {n}-D for tensor number {i} in the list")
+    ndim = len((example if example is not None else tensors[0])._shape)
+    parts = []
+    for i, t in enumerate(tensors):
+        if len(t._shape) != ndim:
+            if t._shape[0] != 0:
+                raise RuntimeError(f"Number of dimensions of tensors must match.  Expected {ndim}-D tensors, "
+                                   f"but got 1-D for tensor number {i} in the list")
+        elif t._shape != (0,):
+            parts.append(t)
+    if not parts:
+        return parts, 0
+    d = _wrap_dim(dim, ndim)
+    if ndim == 0:  # torch's meta rule fails writing the size of a dim 0-d inputs lack
+        raise IndexError("list assignment index out of range")
+    reference = parts[0]._shape
+    for i, t in enumerate(parts):
+        for k, (expected, size) in enumerate(zip(reference, t._shape)):
+            if k != d and size != expected:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected {expected} in "
+                                   f"dimension {k} but got {size} for tensor number {i} in the list")
+    return parts, d
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    _, _, shape, memory_format, d = cat_rule(tensors, dim)
-    return meta_tensor(shape, d, joined_strides(shape, memory_format))
+    parts, d = _meta_cat_parts(tensors, dim)
+    dtype = promoted_dtype(tensors)
+    if not parts:
+        return meta_tensor((0,), dtype, (1,))
+    shape = list(parts[0]._shape)
+    shape[d] = sum([t._shape[d] for t in parts])
+    memory_format = cat_memory_format([(t._shape, t.stride()) for t in parts])
+    return meta_tensor(tuple(shape), dtype, joined_strides(tuple(shape), memory_format))
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    _, _, shape, memory_format, d = stack_rule(tensors, dim)
-    return meta_tensor(shape, d, joined_strides(shape, memory_format))
+    # torch's meta rule: equal sizes checked when dim falls before the last, else cat's checks
+    # on the unsqueezed inputs
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._shape
+    d = _wrap_dim(dim, len(shape) + 1)
+    if d < len(shape):
+        for t in tensors:
+            if t._shape != shape:
+                raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                                   f"torch.Size([{', '.join(map(str, shape))}]) at entry 0 ")
+    else:
+        _meta_cat_parts([meta_tensor(t._shape + (1,), t._dtype) for t in tensors], d)
+    _, _, result_shape, memory_format, dtype = stack_rule(tensors, dim)
+    return meta_tensor(result_shape, dtype, joined_strides(result_shape, memory_format))
 
 
 # --- flip, repeat ----------------------------------------------------------------------------------
