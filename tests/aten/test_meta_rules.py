@@ -69,12 +69,12 @@ def test_view_kernels_have_no_meta_branch():
 from torchpy._aten.kernels import copy as copy_kernels  # noqa: E402
 from torchpy._aten.meta import copy as copy_rules  # noqa: E402
 
-COPIES = ("clone", "_to_copy", "copy_", "copy", "fill_", "fill", "zero_", "zero")
+COPIES = ("clone", "_to_copy", "copy_", "copy", "fill_", "fill", "zero_", "zero", "cat", "stack", "flip", "repeat")
 
 
 def test_copy_meta_kernels_are_the_meta_rules():
     entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in COPIES]
-    assert len(entries) == 10
+    assert len(entries) == 18
     for entry in entries:
         others = [k for k in entry.dispatch if k != "Meta"]
         meta, cpu = entry.dispatch["Meta"], entry.dispatch[others[0]]
@@ -83,12 +83,11 @@ def test_copy_meta_kernels_are_the_meta_rules():
         assert _defined_in(registry.lookup(cpu), copy_kernels), entry.qualified_name
 
 
-def test_copy_rules_read_no_data():
+def test_copy_kernels_have_no_meta_branch():
     assert "_data" not in inspect.getsource(copy_rules)
-    # cat / stack (not converted yet) still take one kernel for CPU and Meta and test for data
     source = inspect.getsource(copy_kernels)
-    head = source[:source.index("# --- cat, stack")]
-    assert "_data is None" not in head and "_data is not None" not in head
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert 'type == "meta"' not in source.replace('device.type == "meta":  # to the meta device', "")
 
 
 # --- the selecting pointwise ops: kernels/pointwise_select.py's CPU kernels, meta/pointwise_select.py --
@@ -116,3 +115,32 @@ def test_select_rules_read_no_data():
     source = inspect.getsource(select_kernels)
     converted = source[source.index("# --- clamp"):source.index("# --- isfinite")]
     assert "_data is None" not in converted and "_data is not None" not in converted
+
+
+# --- the view backward ops: kernels/view_backward.py's CPU kernels, meta/view.py's rules ---------
+
+from torchpy._aten.kernels import shape as shape_composites  # noqa: E402
+from torchpy._aten.kernels import view_backward as view_backward_kernels  # noqa: E402
+
+VIEW_BACKWARDS = ("select_backward", "slice_backward", "diagonal_backward", "unfold_backward",
+                  "masked_scatter_backward")
+
+
+def test_view_backward_meta_kernels_are_the_meta_rules():
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in VIEW_BACKWARDS]
+    assert len(entries) == 9
+    for entry in entries:
+        others = [k for k in entry.dispatch if k != "Meta"]
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch[others[0]]
+        assert meta != cpu, f"{entry.qualified_name}: one kernel for CPU and Meta"
+        assert _defined_in(registry.lookup(meta), view_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), view_backward_kernels), entry.qualified_name
+
+
+def test_view_backward_kernels_have_no_meta_branch():
+    assert "_data is None" not in inspect.getsource(view_backward_kernels)
+
+
+def test_shape_composites_read_no_data():
+    # the composites decide view-or-copy from sizes and strides alone, as on every device
+    assert "_data" not in inspect.getsource(shape_composites)

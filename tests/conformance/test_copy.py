@@ -343,6 +343,36 @@ def test_cat_errors():
     check_error(lambda t, x: t.cat([x.to("meta"), x]), x)
 
 
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("fn", [
+    lambda t, e, d: t.cat([e(()), e(())]),
+    lambda t, e, d: t.cat([e(()), e(2)]),
+    lambda t, e, d: t.cat([e(2), e(())]),
+    lambda t, e, d: t.cat([e(0), e(())]),
+    lambda t, e, d: t.cat([e(2, 3), e(2, 3, 4)]),
+    lambda t, e, d: t.cat([e(2), e(2, 3)]),
+    lambda t, e, d: t.cat([e(2, 3), e(3)]),
+    lambda t, e, d: t.cat([e(0), e(2, 3), e(0), e(2, 4)]),
+    lambda t, e, d: t.cat([e(2, 3), e(3, 3)], 1),
+    lambda t, e, d: t.cat([e(2, 3, 4), e(2, 3, 5)], -3),
+    lambda t, e, d: t.cat([e(0), e(2, 3)], 2),
+    lambda t, e, d: t.stack([e(2, 3), e(3, 2)]),
+    lambda t, e, d: t.stack([e(2, 3), e(3, 2)], 2),
+    lambda t, e, d: t.stack([e(2, 3), e(2, 4)], -1),
+    lambda t, e, d: t.stack([e(()), e(2)]),
+    lambda t, e, d: t.stack([e(2), e(2)], 3),
+])
+def test_cat_stack_errors_per_device(device, fn):
+    # torch's meta rules are Python decompositions that check (and word) some things their own way
+    check_error(lambda t, x: fn(t, lambda *s: t.ones(*s, device=device), device), values(1))
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_cat_of_skipped_inputs_checks_no_dim(device):
+    check(lambda t, x: geometry(t.cat([x, x.to(t.int64)], 3)), values(0, device=device))
+    check(lambda t, x: geometry(t.cat([x], -7)), values(0, device=device))
+
+
 def test_stack():
     x = values(2, 3)
     check(lambda t, x: t.stack([x, x + 1]), x)

@@ -43,6 +43,9 @@ def test_repeat_and_tile_as_torch(fn):
     lambda t, x: x.repeat(-1, 2),
     lambda t, x: x.repeat(2.0, 1),
     lambda t, x: x.repeat(1, "a"),
+    lambda t, x: x.to("meta").repeat(2, -1),  # torch's meta rule names the repeat, not the size
+    lambda t, x: x.to("meta").repeat(-1, 0, -2),
+    lambda t, x: x.to("meta").repeat(-1),
 ])
 def test_repeat_errors_as_torch(fn):
     check_error(fn, X)

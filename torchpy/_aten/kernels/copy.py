@@ -22,8 +22,7 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
 from ..._tensor.finfo import finfo, iinfo
-from ..._tensor.promotion import promote_types
-from ..._tensor.tensor import Tensor, _to_python, _wrap_dim, contiguous_strides, contiguous_strides_of, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, _to_python, contiguous_strides, contiguous_strides_of, from_array
 from ..fastcall import aten, call, call_kw
 from ..registry import register
 from ..meta import copy as rules
@@ -32,9 +31,7 @@ from ..meta.copy import (  # noqa: F401 - re-exported for adaptive_pool, the aut
     is_channels_last_contiguous, strides_like_channels_last as _strides_like_channels_last,
 )
 from ..meta.layout import is_non_overlapping_and_dense, preserve_strides  # noqa: F401 - the engine's
-from ..meta.view import unsqueeze_geometry
-from .factory import check_shape
-from .variants import write_out
+from .variants import out_of, write_out
 
 
 # --- layouts: the rules live in meta/copy.py (they need no data) ---------------------------------
@@ -278,62 +275,15 @@ for _name in ("clone", "_to_copy", "copy_", "copy", "fill_", "fill__tensor", "ze
     register(f"{_name}_meta", getattr(rules, _name))
 
 
-# --- cat, stack --------------------------------------------------------------------------------------
+# --- cat, stack: sizes, checks, dtype and memory format are meta/copy.py's rules --------------------
 
 
-def _cat_dim(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
-    """The tensors that take part (1-d empty ones are skipped, as PyTorch's legacy rule says)
-    and the wrapped dim, after PyTorch's checks."""
-    if not tensors:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    device = tensors[0]._device
-    parts = []
-    for i, t in enumerate(tensors):
-        if not t._shape:
-            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-        if t._device is not device and t._device != device:
-            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
-        if t._shape != (0,):
-            parts.append(t)
-    if not parts:
-        return parts, _wrap_dim(dim, 1)
-    reference = parts[0]._shape
-    ndim = len(reference)
-    d = _wrap_dim(dim, ndim)
-    for i, t in enumerate(tensors):
-        shape = t._shape
-        if shape == reference or shape == (0,):
-            continue
-        if len(shape) != ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and {len(shape)}")
-        for k in range(ndim):
-            if k != d and shape[k] != reference[k]:
-                raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {d}. Expected size "
-                    f"{reference[k]} but got size {shape[k]} for tensor number {i} in the list."
-                )
-    return parts, d
-
-
-def _cat_memory_format(geometries: Sequence[tuple[tuple, tuple]]) -> Any:
-    """Channels-last when every input's strides suggest it, else contiguous (only 4-d/5-d can be)."""
-    if len(geometries[0][0]) not in (4, 5):
-        return contiguous_format
-    formats = {_strides_like_channels_last(shape, strides) for shape, strides in geometries}
-    if formats == {True}:
-        return channels_last if len(geometries[0][0]) == 4 else channels_last_3d
-    return contiguous_format
-
-
-def _concatenated(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: _dt.dtype,
-                  memory_format: Any, device: Any) -> Tensor:
-    """The output of cat/stack: `arrays` joined along d."""
+def _joined(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: _dt.dtype, memory_format: Any) -> Tensor:
+    """The output of cat/stack: `arrays` joined along d, laid out as the rule says."""
     if memory_format is contiguous_format:
-        strides = contiguous_strides(shape) if device.type == "meta" or 0 in shape else None
+        strides = contiguous_strides(shape) if 0 in shape else None  # None: the C-order array's own
     else:
         strides = channels_last_strides(shape)
-    if device.type == "meta":
-        return meta_tensor(shape, result_dtype, strides)
     np_dtype = _dt.to_numpy_dtype(result_dtype)
     arrays = [cast_array(a, np_dtype) for a in arrays]
     out = np.empty(shape, np_dtype) if strides is None else empty_strided_array(shape, strides, np_dtype)
@@ -342,28 +292,21 @@ def _concatenated(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: 
     return fresh(out, result_dtype, strides)
 
 
-def _promoted(tensors: Sequence[Tensor]) -> _dt.dtype:
-    result = tensors[0]._dtype
-    for t in tensors:
-        if t._dtype is not result:
-            result = promote_types(result, t._dtype)
-    return result
-
-
 def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
-    """cat's common case, quickly: CPU tensors of one dtype, not 4-d/5-d (no memory-format
-    question), nothing skipped or mismatched. None: take the general path."""
+    """cat's common case, quickly: tensors of one dtype, not 4-d/5-d (no memory-format
+    question), nothing skipped or mismatched: the rule's answer is C order, tested inline.
+    None: take the rule's path."""
     first = tensors[0]
-    ref, dtype, data = first._shape, first._dtype, first._data
+    ref, dtype = first._shape, first._dtype
     n = len(ref)
     d = dim + n if dim < 0 else dim
-    if data is None or n in (0, 4, 5) or not 0 <= d < n:
+    if n in (0, 4, 5) or not 0 <= d < n:
         return None
     total = 0
     arrays = []
     for t in tensors:
         shape = t._shape
-        if t._dtype is not dtype or t._data is None or len(shape) != n or shape == (0,):
+        if t._dtype is not dtype or len(shape) != n or shape == (0,):
             return None
         if shape != ref and (shape[:d] != ref[:d] or shape[d + 1:] != ref[d + 1:]):
             return None
@@ -372,7 +315,7 @@ def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
     shape = ref[:d] + (total,) + ref[d + 1:]
     if 0 in shape:
         return None
-    out = np.empty(shape, data.dtype)  # C order whatever the inputs' order
+    out = np.empty(shape, arrays[0].dtype)  # C order whatever the inputs' order
     np.concatenate(arrays, axis=d, out=out)
     return from_array(out, dtype)
 
@@ -383,57 +326,35 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         result = _cat_same_dtype(tensors, dim)
         if result is not None:
             return result
-    parts, d = _cat_dim(tensors, dim)
-    if not parts:
-        return _concatenated([], 0, (0,), _promoted(tensors), contiguous_format, tensors[0]._device)
-    shape = list(parts[0]._shape)
-    shape[d] = sum([t._shape[d] for t in parts])
-    memory_format = _cat_memory_format([(t._shape, t.stride()) for t in parts])
-    arrays = [t._data for t in parts]
-    return _concatenated(arrays, d, tuple(shape), _promoted(tensors), memory_format, tensors[0]._device)
-
-
-@register("cat_out")
-def cat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
-    return write_out(out, cat(tensors, dim))
+    parts, d, shape, memory_format, result_dtype = rules.cat_rule(tensors, dim)
+    return _joined([t._data for t in parts], d, shape, result_dtype, memory_format)
 
 
 @register("stack")
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """cat of the inputs each unsqueezed at dim (computed directly, without the views)."""
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    shape = tensors[0]._shape
-    for i, t in enumerate(tensors):
-        if t._shape != shape:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, shape))}] at "
-                f"entry 0 and [{', '.join(map(str, t._shape))}] at entry {i}"
-            )
-    d = _wrap_dim(dim, len(shape) + 1)
-    first = tensors[0]
-    unit = shape[:d] + (1,) + shape[d:]
-    new_shape = shape[:d] + (len(tensors),) + shape[d:]
-    if first._data is not None and len(new_shape) not in (4, 5) and 0 not in new_shape:
-        dtype = first._dtype  # the common case: CPU tensors of one dtype, no memory-format question
-        arrays = []
-        for t in tensors:
-            if t._dtype is not dtype or t._data is None:
-                break
-            arrays.append(t._data.reshape(unit))
-        else:
-            out = np.empty(new_shape, first._data.dtype)
-            np.concatenate(arrays, axis=d, out=out)
-            return from_array(out, dtype)
-    device = first._device
-    for t in tensors:
-        if t._device is not device and t._device != device:
-            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
-    memory_format = contiguous_format
-    if len(new_shape) in (4, 5):  # the unsqueezed inputs' strides decide the layout
-        memory_format = _cat_memory_format([unsqueeze_geometry(shape, t.stride(), d) for t in tensors])
-    arrays = [] if device.type == "meta" else [t._data.reshape(unit) for t in tensors]
-    return _concatenated(arrays, d, new_shape, _promoted(tensors), memory_format, device)
+    if tensors:  # the common case, as cat's: one dtype, no memory-format question (the rule's C order)
+        first = tensors[0]
+        shape, dtype, n = first._shape, first._dtype, len(tensors)
+        d = dim + len(shape) + 1 if dim < 0 else dim
+        if len(shape) not in (3, 4) and 0 <= d <= len(shape) and n and 0 not in shape:
+            unit = shape[:d] + (1,) + shape[d:]
+            arrays = []
+            for t in tensors:
+                if t._dtype is not dtype or t._shape != shape:
+                    break
+                arrays.append(t._data.reshape(unit))
+            else:
+                out = np.empty(shape[:d] + (n,) + shape[d:], arrays[0].dtype)
+                np.concatenate(arrays, axis=d, out=out)
+                return from_array(out, dtype)
+    d, unit, shape, memory_format, result_dtype = rules.stack_rule(tensors, dim)
+    return _joined([t._data.reshape(unit) for t in tensors], d, shape, result_dtype, memory_format)
+
+
+@register("cat_out")
+def cat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
+    return write_out(out, cat(tensors, dim))
 
 
 @register("stack_out")
@@ -553,20 +474,10 @@ def _local_scalar_dense_meta(self: Tensor) -> Any:
 
 # --- flip: a copy with the order along some dims reversed --------------------------------------
 
-def _flip_dims(self: Tensor, dims: Sequence[int]) -> tuple[int, ...]:
-    wrapped = tuple(_wrap_dim(d, self.dim()) for d in dims)
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError(f"dims has duplicates, original flip dims size={len(dims)}, "
-                           f"but unique flip dims size={len(set(wrapped))}")
-    return wrapped
-
 
 @register("flip")
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
-    axes = _flip_dims(self, dims)
-    if self._device.type == "meta":
-        # torch's meta rule keeps the input's layout (its CPU kernel does not: below)
-        return meta_tensor(self._shape, self._dtype, preserve_strides(self._shape, self.stride()))
+    axes = rules.flip_dims(self._shape, dims)
     # a copy in the input's layout, as torch's (np.ascontiguousarray would make a 0-dim array
     # 1-dim, and may hand back the input's own memory)
     flipped = np.flip(self._data, axes) if axes else self._data
@@ -583,18 +494,20 @@ def flip_out(self: Tensor, dims: Sequence[int], *, out: Tensor) -> Tensor:
 @register("repeat")
 def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     repeats = tuple(repeats)
-    if len(repeats) < len(self._shape):
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
-    padded = (1,) * (len(repeats) - len(self._shape)) + self._shape  # leading dims for the extra repeats
-    shape = check_shape([size * times for size, times in zip(padded, repeats)])
-    if self._device.type == "meta":
-        return meta_tensor(shape, self._dtype, contiguous_strides_of(shape))
+    padded, shape = rules.repeat_shapes(self._shape, repeats)
     return fresh(np.tile(self._data.reshape(padded), repeats).reshape(shape), self._dtype, None)  # (tile copies)
 
 
 @register("repeat_out")
 def repeat_out(self: Tensor, repeats: Sequence[int], *, out: Tensor) -> Tensor:
     return write_out(out, call(aten("repeat"), self._keyset, self, list(repeats)))
+
+
+# the Meta kernels of cat, stack, flip, repeat and their out= forms: the rules (meta/copy.py)
+for _name in ("cat", "stack", "flip", "repeat"):
+    _rule = getattr(rules, _name)
+    register(f"{_name}_meta", _rule)
+    register(f"{_name}_out_meta", out_of(_rule))
 
 
 @register("tile")

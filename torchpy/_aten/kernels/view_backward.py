@@ -1,6 +1,8 @@
 """Backward ops PyTorch's formulas call for views that drop or repeat elements, and for
 masked_scatter: the gradient written (or, for unfold, added) into zeros of the input's sizes
-at the positions the view read, so a dispatch mode sees the ops torch's backward calls."""
+at the positions the view read, so a dispatch mode sees the ops torch's backward calls.
+
+The array code takes arrays and their module `xp`; the Meta kernels are meta/view.py's rules."""
 
 from __future__ import annotations
 
@@ -9,25 +11,59 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides_of, from_array
+from ..meta import view as rules
 from ..registry import register
 from .variants import write_out
 
 
+Array = Any  # an array of the module `xp`
+
+
+# --- array code: arrays and their module in, the result array out --------------------------------
+
+def scatter_into_zeros(xp: Any, grad: Array, shape: tuple[int, ...], np_dtype: Any, positions: Callable) -> Array:
+    """zeros(shape) with `grad` written at positions(flat_index_array) (distinct positions)."""
+    result = xp.zeros(shape, np_dtype)
+    flat_index = xp.arange(result.size, dtype=xp.int64).reshape(shape)
+    result.reshape(-1)[positions(flat_index)] = grad
+    return result
+
+
+def unfold_backward_array(xp: Any, grad: Array, shape: tuple[int, ...], dim: int, size: int, step: int,
+                          np_dtype: Any) -> Array:
+    """Each window element read one input element: add the gradient back at it."""
+    numel = int(xp.prod(shape, dtype=xp.int64)) if shape else 1
+    positions = xp.arange(max(numel, 1), dtype=xp.int64).reshape(shape or (1,))
+    axis = _wrap_dim(dim, positions.ndim)
+    starts = xp.arange(0, positions.shape[axis] - size + 1, step, dtype=xp.int64)
+    window = starts[:, None] + xp.arange(size, dtype=xp.int64)[None, :]
+    positions = xp.moveaxis(xp.take(positions, window, axis=axis), axis + 1, -1)
+    result = xp.zeros(numel, np_dtype)
+    xp.add.at(result, positions.reshape(-1), xp.asarray(grad).reshape(-1))
+    return result.reshape(shape)
+
+
+def masked_scatter_backward_array(xp: Any, grad: Array, mask: Array, shape: tuple[int, ...], np_dtype: Any) -> Array:
+    """The source's first k elements (k = the mask's true count) were written, in order; the
+    rest of the source got no gradient."""
+    grad, chosen = xp.broadcast_arrays(xp.asarray(grad), xp.asarray(mask, dtype=bool))
+    taken = grad[chosen]
+    result = xp.zeros(int(xp.prod(shape, dtype=xp.int64)), np_dtype)
+    result[: taken.size] = taken
+    return result.reshape(shape)
+
+
+# --- the CPU kernels: the array code on the inputs' arrays -------------------------------------------
+
 def _scatter_into_zeros(grad_output: Tensor, input_sizes: Sequence[int], positions: Callable) -> Tensor:
-    """zeros(input_sizes) with grad_output written at positions(flat_index_array) (distinct)."""
-    shape = tuple(input_sizes)
-    if grad_output._data is None:
-        return meta_tensor(shape, grad_output._dtype)
-    result = np.zeros(shape, _dt.to_numpy_dtype(grad_output._dtype))
-    flat_index = np.arange(result.size, dtype=np.int64).reshape(shape)
-    result.reshape(-1)[positions(flat_index)] = grad_output._data
-    return from_array(result, grad_output._dtype)
+    d = grad_output._dtype
+    return from_array(scatter_into_zeros(np, grad_output._data, tuple(input_sizes), _dt.to_numpy_dtype(d), positions), d)
 
 
 def select_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, index: int) -> Tensor:
-    dim = _wrap_dim(dim, len(input_sizes))
-    index = index + input_sizes[dim] if index < 0 else index
+    shape = tuple(input_sizes)  # the zeros select() reads from: select's checks and messages
+    dim, index = rules.select_geometry(shape, contiguous_strides_of(shape), 0, dim, index)[:2]
     return _scatter_into_zeros(grad_output, input_sizes, lambda a: a[(slice(None),) * dim + (index,)])
 
 
@@ -55,38 +91,27 @@ def _out(functional: Callable) -> Callable:
 for _fn in (select_backward, slice_backward, diagonal_backward):
     register(_fn.__name__, _fn)
     register(_fn.__name__ + "_out", _out(_fn))
+    register(_fn.__name__ + "_meta", getattr(rules, _fn.__name__))  # the Meta kernels: the rules
+    register(_fn.__name__ + "_out_meta", _out(getattr(rules, _fn.__name__)))
 
 
 # --- unfold_backward / masked_scatter_backward -------------------------------------------------
 
 def unfold_backward(grad_in: Tensor, input_sizes: Sequence[int], dim: int, size: int, step: int) -> Tensor:
-    """Each window element read one input element: add the gradient back at it."""
-    shape = tuple(input_sizes)
-    if grad_in._data is None:
-        return meta_tensor(shape, grad_in._dtype)
-    positions = np.arange(max(int(np.prod(shape, dtype=np.int64)), 1), dtype=np.int64).reshape(shape or (1,))
-    axis = _wrap_dim(dim, positions.ndim)
-    starts = np.arange(0, positions.shape[axis] - size + 1, step, dtype=np.int64)
-    window = starts[:, None] + np.arange(size, dtype=np.int64)[None, :]
-    positions = np.moveaxis(np.take(positions, window, axis=axis), axis + 1, -1)
-    result = np.zeros(int(np.prod(shape, dtype=np.int64)) if shape else 1, _dt.to_numpy_dtype(grad_in._dtype))
-    np.add.at(result, positions.reshape(-1), np.asarray(grad_in._data).reshape(-1))
-    return from_array(result.reshape(shape), grad_in._dtype)
+    d = grad_in._dtype
+    return from_array(unfold_backward_array(np, grad_in._data, tuple(input_sizes), dim, size, step,
+                                            _dt.to_numpy_dtype(d)), d)
 
 
 def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:
-    """The source's first k elements (k = the mask's true count) were written, in order; the
-    rest of the source got no gradient."""
-    shape = tuple(sizes)
-    if grad_output._data is None:
-        return meta_tensor(shape, grad_output._dtype)
-    grad, chosen = np.broadcast_arrays(np.asarray(grad_output._data), np.asarray(mask._data, dtype=bool))
-    taken = grad[chosen]
-    result = np.zeros(int(np.prod(shape, dtype=np.int64)), _dt.to_numpy_dtype(grad_output._dtype))
-    result[: taken.size] = taken
-    return from_array(result.reshape(shape), grad_output._dtype)
+    d = grad_output._dtype
+    return from_array(masked_scatter_backward_array(np, grad_output._data, mask._data, tuple(sizes),
+                                                    _dt.to_numpy_dtype(d)), d)
 
 
 register("unfold_backward", unfold_backward)
 register("unfold_backward_out", _out(unfold_backward))
 register("masked_scatter_backward", masked_scatter_backward)
+register("unfold_backward_meta", rules.unfold_backward)
+register("unfold_backward_out_meta", _out(rules.unfold_backward))
+register("masked_scatter_backward_meta", rules.masked_scatter_backward)

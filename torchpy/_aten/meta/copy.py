@@ -1,10 +1,14 @@
-"""Meta rules of the copies (clone, _to_copy, copy_, copy, fill_, fill, zero_, zero): the
-strides a copy gets, and the checks a copy into a tensor makes, from metadata alone.
+"""Meta rules of the copies (clone, _to_copy, copy_, copy, fill_, fill, zero_, zero, cat, stack,
+flip, repeat): the sizes, strides and dtype a copy gets, and the checks a copy makes, from
+metadata alone.
 
 A copy keeps its input's strides when they are dense and non-overlapping, and otherwise its
 dimension order (zero strides do not move); an explicit memory format asks for contiguous or
-channels-last strides. kernels/copy.py's CPU kernels allocate by these rules; the Meta kernels
-at the end are the rules plus `meta_tensor`.
+channels-last strides; cat / stack are contiguous unless every input suggests channels-last;
+flip keeps the input's layout, repeat is contiguous. Where torch's meta rule is a Python
+decomposition that checks or words things its own way (cat, stack, flip, repeat), the Meta
+kernel does as it does; the CPU kernels use the C++ kernels' checks. kernels/copy.py's CPU
+kernels allocate by these rules; the Meta kernels are the rules plus `meta_tensor`.
 
 Copying out of a meta tensor into a CPU one is PyTorch's NotImplementedError; the dispatcher
 sends such mixed calls to the Meta kernel (Meta is the higher backend), which refuses them.
@@ -16,8 +20,11 @@ from typing import Any, Sequence
 
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
-from ..._tensor.tensor import Tensor, contiguous_strides, contiguous_strides_of, meta_tensor
-from .layout import dense_strides_like, is_non_overlapping_and_dense
+from ..._tensor.promotion import promote_types
+from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, contiguous_strides_of, meta_tensor
+from ..kernels.factory import check_shape  # the factories' negative-size error (no data involved)
+from .layout import dense_strides_like, is_non_overlapping_and_dense, preserve_strides
+from .view import unsqueeze_geometry
 
 Strides = tuple[int, ...]
 
@@ -227,3 +234,210 @@ def fill_tensor(self: Tensor, value: Tensor) -> Tensor:
 
 def zero(self: Tensor) -> Tensor:
     return clone(self)
+
+
+# --- cat, stack ------------------------------------------------------------------------------------
+
+
+def check_same_device(tensors: Sequence[Tensor]) -> None:
+    """Every input on the first one's device (a mixed CPU / meta list reaches the Meta kernel)."""
+    device = tensors[0]._device
+    for t in tensors:
+        if t._device is not device and t._device != device:
+            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
+
+
+def cat_inputs(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+    """The tensors that take part (1-d empty ones are skipped, as PyTorch's legacy rule says)
+    and the wrapped dim, after PyTorch's checks."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    device = tensors[0]._device
+    parts = []
+    for i, t in enumerate(tensors):
+        if not t._shape:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+        if t._device is not device and t._device != device:
+            raise RuntimeError(f"Tensor on device {t._device} is not on the expected device {device}!")
+        if t._shape != (0,):
+            parts.append(t)
+    if not parts:  # nothing takes part: torch checks no dim
+        return parts, 0
+    reference = parts[0]._shape
+    ndim = len(reference)
+    d = _wrap_dim(dim, ndim)
+    for i, t in enumerate(tensors):
+        shape = t._shape
+        if shape == reference or shape == (0,):
+            continue
+        if len(shape) != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and {len(shape)}")
+        for k in range(ndim):
+            if k != d and shape[k] != reference[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size "
+                    f"{reference[k]} but got size {shape[k]} for tensor number {i} in the list."
+                )
+    return parts, d
+
+
+def promoted_dtype(tensors: Sequence[Tensor]) -> _dt.dtype:
+    result = tensors[0]._dtype
+    for t in tensors:
+        if t._dtype is not result:
+            result = promote_types(result, t._dtype)
+    return result
+
+
+def cat_memory_format(geometries: Sequence[tuple[tuple, tuple]]) -> Any:
+    """Channels-last when every input's strides suggest it, else contiguous (only 4-d/5-d can be)."""
+    if len(geometries[0][0]) not in (4, 5):
+        return contiguous_format
+    if all(strides_like_channels_last(shape, strides) for shape, strides in geometries):
+        return channels_last if len(geometries[0][0]) == 4 else channels_last_3d
+    return contiguous_format
+
+
+def joined_strides(shape: tuple[int, ...], memory_format: Any) -> Strides:
+    """cat / stack's result strides under the format cat_memory_format chose."""
+    return contiguous_strides(shape) if memory_format is contiguous_format else channels_last_strides(shape)
+
+
+def cat_rule(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int, tuple[int, ...], Any, _dt.dtype]:
+    """cat's parts, wrapped dim, result shape, memory format and dtype."""
+    parts, d = cat_inputs(tensors, dim)
+    if not parts:
+        return parts, 0, (0,), contiguous_format, promoted_dtype(tensors)
+    shape = list(parts[0]._shape)
+    shape[d] = sum([t._shape[d] for t in parts])
+    memory_format = cat_memory_format([(t._shape, t.stride()) for t in parts])
+    return parts, d, tuple(shape), memory_format, promoted_dtype(tensors)
+
+
+def stack_rule(tensors: Sequence[Tensor], dim: int) -> tuple[int, tuple[int, ...], tuple[int, ...], Any, _dt.dtype]:
+    """stack's wrapped dim, each input's unsqueezed shape, the result shape, memory format, dtype:
+    cat of the inputs each unsqueezed at dim."""
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._shape
+    for i, t in enumerate(tensors):
+        if t._shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, shape))}] at "
+                f"entry 0 and [{', '.join(map(str, t._shape))}] at entry {i}"
+            )
+    d = _wrap_dim(dim, len(shape) + 1)
+    check_same_device(tensors)
+    new_shape = shape[:d] + (len(tensors),) + shape[d:]
+    memory_format = contiguous_format
+    if len(new_shape) in (4, 5):  # the unsqueezed inputs' strides decide the layout
+        memory_format = cat_memory_format([unsqueeze_geometry(shape, t.stride(), d) for t in tensors])
+    return d, shape[:d] + (1,) + shape[d:], new_shape, memory_format, promoted_dtype(tensors)
+
+
+def _meta_cat_parts(tensors: Sequence[Tensor], dim: int) -> tuple[list[Tensor], int]:
+    """cat's parts and wrapped dim as torch's meta rule (a Python decomposition) checks them,
+    with its messages: ranks against the first input that is not 1-d, 1-d inputs of another
+    rank must be empty, then sizes against the first part (numbered among the parts)."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    check_same_device(tensors)
+    example = None
+    for i, t in enumerate(tensors):
+        n = len(t._shape)
+        if example is None:
+            if n != 1:
+                example = t
+        elif n != 1 and n != len(example._shape):
+            raise RuntimeError(f"Number of dimensions of tensors must match.  Expected {len(example._shape)}-D "
+                               f"tensors, but got {n}-D for tensor number {i} in the list")
+    ndim = len((example if example is not None else tensors[0])._shape)
+    parts = []
+    for i, t in enumerate(tensors):
+        if len(t._shape) != ndim:
+            if t._shape[0] != 0:
+                raise RuntimeError(f"Number of dimensions of tensors must match.  Expected {ndim}-D tensors, "
+                                   f"but got 1-D for tensor number {i} in the list")
+        elif t._shape != (0,):
+            parts.append(t)
+    if not parts:
+        return parts, 0
+    d = _wrap_dim(dim, ndim)
+    if ndim == 0:  # torch's meta rule fails writing the size of a dim 0-d inputs lack
+        raise IndexError("list assignment index out of range")
+    reference = parts[0]._shape
+    for i, t in enumerate(parts):
+        for k, (expected, size) in enumerate(zip(reference, t._shape)):
+            if k != d and size != expected:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected {expected} in "
+                                   f"dimension {k} but got {size} for tensor number {i} in the list")
+    return parts, d
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    parts, d = _meta_cat_parts(tensors, dim)
+    dtype = promoted_dtype(tensors)
+    if not parts:
+        return meta_tensor((0,), dtype, (1,))
+    shape = list(parts[0]._shape)
+    shape[d] = sum([t._shape[d] for t in parts])
+    memory_format = cat_memory_format([(t._shape, t.stride()) for t in parts])
+    return meta_tensor(tuple(shape), dtype, joined_strides(tuple(shape), memory_format))
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    # torch's meta rule: equal sizes checked when dim falls before the last, else cat's checks
+    # on the unsqueezed inputs
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._shape
+    d = _wrap_dim(dim, len(shape) + 1)
+    if d < len(shape):
+        for t in tensors:
+            if t._shape != shape:
+                raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                                   f"torch.Size([{', '.join(map(str, shape))}]) at entry 0 ")
+    else:
+        _meta_cat_parts([meta_tensor(t._shape + (1,), t._dtype) for t in tensors], d)
+    _, _, result_shape, memory_format, dtype = stack_rule(tensors, dim)
+    return meta_tensor(result_shape, dtype, joined_strides(result_shape, memory_format))
+
+
+# --- flip, repeat ----------------------------------------------------------------------------------
+
+
+def flip_dims(shape: tuple[int, ...], dims: Sequence[int]) -> tuple[int, ...]:
+    """The wrapped dims, each once (torch's CPU check: wrapped and tested one at a time)."""
+    seen: list[int] = []
+    for dim in dims:
+        d = _wrap_dim(dim, len(shape))
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.append(d)
+    return tuple(seen)
+
+
+def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
+    # torch's meta rule wraps every dim first and words the duplicate its own way
+    wrapped = [_wrap_dim(dim, len(self._shape)) for dim in dims]
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("duplicate value in the list of dims")
+    return meta_tensor(self._shape, self._dtype, preserve_strides(self._shape, self.stride()))
+
+
+def repeat_shapes(shape: tuple[int, ...], repeats: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The input's shape padded with leading 1s to len(repeats), and the result's shape."""
+    if len(repeats) < len(shape):
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    padded = (1,) * (len(repeats) - len(shape)) + shape
+    return padded, check_shape([size * times for size, times in zip(padded, repeats)])
+
+
+def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
+    repeats = tuple(repeats)
+    if len(repeats) >= len(self._shape):  # else repeat_shapes' error comes first, as in torch's meta
+        for i, times in enumerate(repeats):
+            if times < 0:  # torch's meta rule names the repeat (the CPU kernel the size it makes)
+                raise RuntimeError(f"Repeats cannot be negative, found {times} at index {i}")
+    _, shape = repeat_shapes(self._shape, repeats)
+    return meta_tensor(shape, self._dtype, contiguous_strides_of(shape))

@@ -633,3 +633,31 @@ def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
 
 def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> list[Tensor]:
     return [untracked(p) for p in split_with_sizes(self, split_sizes, dim)]
+
+
+# --- the view backward ops (kernels/view_backward.py): zeros of the input's sizes --------------------
+# Each result is a fresh contiguous tensor of the forward input's sizes in the gradient's dtype.
+# Torch's meta kernels of select / slice / diagonal_backward check no dims (the sizes are given);
+# unfold_backward's wraps its dim.
+
+
+def select_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, index: int) -> Tensor:
+    return meta_tensor(tuple(input_sizes), grad_output._dtype)
+
+
+def slice_backward(grad_output: Tensor, input_sizes: Sequence[int], dim: int, start: int, end: int,
+                   step: int) -> Tensor:
+    return meta_tensor(tuple(input_sizes), grad_output._dtype)
+
+
+def diagonal_backward(grad_output: Tensor, input_sizes: Sequence[int], offset: int, dim1: int, dim2: int) -> Tensor:
+    return meta_tensor(tuple(input_sizes), grad_output._dtype)
+
+
+def unfold_backward(grad_in: Tensor, input_sizes: Sequence[int], dim: int, size: int, step: int) -> Tensor:
+    _wrap_dim(dim, len(input_sizes))
+    return meta_tensor(tuple(input_sizes), grad_in._dtype)
+
+
+def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:
+    return meta_tensor(tuple(sizes), grad_output._dtype)
