@@ -128,6 +128,10 @@ FUNCTION_CALLS = [
     lambda t, x, y: t.diagonal(x, 0, 0, 1), lambda t, x, y: t.mm(x, y), lambda t, x, y: t.matmul(x, y),
     lambda t, x, y: t.dot(x[0], y[0]), lambda t, x, y: t.mv(x, y[0]), lambda t, x, y: t.bmm(x[None], y[None]),
     lambda t, x, y: t.cumsum(x, 1), lambda t, x, y: t.split(x, 1), lambda t, x, y: t.maximum(x, y),
+    lambda t, x, y: t.sum(x, 0), lambda t, x, y: t.sum(x, 1, True), lambda t, x, y: t.mean(x, 0, True),
+    lambda t, x, y: t.mean(x, 0, False), lambda t, x, y: t.std(x, 0, True), lambda t, x, y: t.logsumexp(x, 1),
+    lambda t, x, y: t.logsumexp(x, 0, True), lambda t, x, y: t._softmax(x, 1, False),
+    lambda t, x, y: t.adaptive_avg_pool1d(x[None], 2), lambda t, x, y: t.sum(x, 0, keepdim=True),
 ]
 
 

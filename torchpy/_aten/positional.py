@@ -6,8 +6,13 @@ each number of plain int arguments (and of plain Tensor ones), the overload PyTo
 picks (worked out once, at install, by the parser's own `PythonOp.choose`) is called straight
 through the dispatcher's call entry with the arguments the binder would give it: trailing
 ints equal to the schema's default dropped.
-Every default comes from the schema; nothing is restated here. Any other call (keywords,
-other types, a subclass, a TorchFunctionMode) takes the generated binding's path.
+The same goes for bools by position and an int for an `int[1]` list (x.sum(0, True)), for a
+method's keywords naming the trailing positional parameters of such a call (x.sum(0,
+keepdim=True), written into their positions as the binder writes them), and for an int list
+that is a method's only positional parameter, as varargs or one sequence (x.view(2, 3),
+x.permute((1, 0))).
+Every default comes from the schema; nothing is restated here. Any other call (other
+keywords or types, a subclass, a TorchFunctionMode) takes the generated binding's path.
 
 The method is generated as Python source, one branch per arity with the default checks
 unrolled, so it costs no more than a hand-written one.
