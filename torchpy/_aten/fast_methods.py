@@ -1,6 +1,5 @@
 """Hand-written bindings for the hot methods the generated positional fast paths
-(positional.py) do not cover: int-list varargs (x.view(2, 3)), sum/mean with keepdim,
-contiguous(), fill_, unflatten, as_strided, and torch.cat / stack.
+(positional.py) do not cover: contiguous(), fill_, unflatten, as_strided, and torch.cat / stack.
 
 They make the same aten call as the generated binding, for the common argument forms only
 (plain ints, a tuple or list of ints, no keywords), skipping overload resolution and
@@ -36,55 +35,6 @@ def _ints(values: tuple) -> list[int] | None:
         if type(v) is not int:
             return None
     return list(values)
-
-
-def _int_list_method(name: str, op_name: str) -> Callable:
-    """x.view(2, 3) / x.view((2, 3)) / x.permute(1, 0) / x.expand(3, -1)."""
-    op = aten(op_name)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and not (_function_modes and mode_on()):
-            values = _ints(args)
-            if values is not None:
-                return call(op, self._keyset, self, values)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    return method
-
-
-_DIM_AND_KEEPDIM = frozenset({"dim", "keepdim"})
-
-
-def _reduction_method(name: str, all_op: str, dim_op: str) -> Callable:
-    """x.sum() / x.sum(0) / x.mean(-1, keepdim=True) / x.sum(dim=1): a whole reduction, or one
-    int dim (normalized to [dim]) with keepdim given by position or keyword."""
-    reduce_all, reduce_dim = aten(all_op), aten(dim_op)
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if _function_modes and mode_on():
-            return _GENERATED[name](self, *args, **kwargs)
-        if not kwargs:
-            if not args:
-                return call(reduce_all, self._keyset, self)
-            if len(args) == 1 and type(args[0]) is int:
-                return call(reduce_dim, self._keyset, self, [args[0]])
-            if len(args) == 2 and type(args[0]) is int and type(args[1]) is bool:
-                return _one_dim(self, args[0], args[1])
-        elif len(args) <= 1 and kwargs.keys() <= _DIM_AND_KEEPDIM and (args or "dim" in kwargs) \
-                and not (args and "dim" in kwargs):
-            dim = args[0] if args else kwargs["dim"]
-            keepdim = kwargs.get("keepdim", False)
-            if type(dim) is int and type(keepdim) is bool:
-                return _one_dim(self, dim, keepdim)
-        return _GENERATED[name](self, *args, **kwargs)
-
-    def _one_dim(self: Tensor, dim: int, keepdim: bool) -> Any:
-        # keepdim=False is the default: dropped, as the binder does (a mode sees torch's args)
-        if keepdim:
-            return call(reduce_dim, self._keyset, self, [dim], True)
-        return call(reduce_dim, self._keyset, self, [dim])
-
-    return method
 
 
 def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
@@ -129,12 +79,6 @@ def declare_members() -> None:
     """Declare these in front of the generated methods of the same names (which they defer to
     for other forms and under a mode)."""
     fast = {
-        "view": _int_list_method("view", "view"),
-        "reshape": _int_list_method("reshape", "reshape"),
-        "permute": _int_list_method("permute", "permute"),
-        "expand": _int_list_method("expand", "expand"),
-        "sum": _reduction_method("sum", "sum", "sum.dim_IntList"),
-        "mean": _reduction_method("mean", "mean", "mean.dim"),
         "unflatten": unflatten,
         "as_strided": as_strided,
         "contiguous": contiguous,
