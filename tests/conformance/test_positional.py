@@ -210,5 +210,5 @@ class _NoBinding:
 ])
 def test_plain_calls_skip_the_binder(program, qualified, monkeypatch):
     op = torchpy._dispatch.ops.op_for(qualified)
-    monkeypatch.setattr(op, "_binder", _NoBinding())
+    monkeypatch.setattr(op, "binder", _NoBinding())
     program(torchpy.ones(2, 2))

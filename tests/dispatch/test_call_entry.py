@@ -11,11 +11,13 @@ from torchpy._dispatch.ops import call, call_kw
 
 PACKAGE = pathlib.Path(torchpy.__file__).parent
 
-# the caches' names on OpOverload and OperatorEntry, the resolution entry points, and the
-# guard that hot paths once used to detect a trace
+# the caches' names on OpOverload and OperatorEntry, the resolution entry points, the guard
+# that hot paths once used to detect a trace, and OpOverload's former private entry points
+# (binder, n_fast, call_normalized, redispatch_raw are public now)
 _PRIVATE = re.compile(
     r"\b_?(?:call_cache|call_raw_cache|plain_cache)\b|\._cache\b|\bPLAIN_CALL\b"
     r"|_entry\.(?:cache|resolve|lookup)\b|\bentry\.(?:cache|resolve|lookup)\b"
+    r"|\._(?:binder|n_fast|call_normalized|redispatch_raw)\b"
 )
 
 
@@ -32,7 +34,8 @@ def test_nothing_outside_the_dispatcher_reads_its_caches():
 
 def test_the_pattern_finds_what_it_forbids():
     for line in ("hit = op._call_raw_cache.get(s)", "fn = op._plain_cache.get(ks)", "op._cache.get(ks)",
-                 "if OpOverload.__call__ is PLAIN_CALL:", "op._entry.resolve(ks)", "entry.cache.get(ks)"):
+                 "if OpOverload.__call__ is PLAIN_CALL:", "op._entry.resolve(ks)", "entry.cache.get(ks)",
+                 "op._binder.bind(args, kwargs)", "op._redispatch_raw(ks, args, kwargs)"):
         assert _PRIVATE.search(line), line
 
 

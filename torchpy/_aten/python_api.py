@@ -212,14 +212,14 @@ class PythonOp:
         candidate = self._plans.get(shape)
         if candidate is not None:
             op = candidate.op
-            if not kwargs and len(args) == op._n_fast:
+            if not kwargs and len(args) == op.n_fast:
                 result = op(*args)  # already normalized: the dispatcher's own fast path
             else:
                 try:
-                    bound_args, bound_kwargs = op._binder.bind(args, kwargs)
+                    bound_args, bound_kwargs = op.binder.bind(args, kwargs)
                 except BindError:  # a value this overload refuses: resolve from the start
                     return self._resolve(args, kwargs, None)
-                result = op._call_normalized(bound_args, bound_kwargs)
+                result = op.call_normalized(bound_args, bound_kwargs)
             if candidate.return_type is not None:
                 return candidate.return_type(*result)
             return result
@@ -236,7 +236,7 @@ class PythonOp:
         if (shape is not None and call_args is args and call_kwargs is kwargs
                 and not any(t is list or t is tuple for t in shape)):
             self._plans[shape] = candidate
-        result = candidate.op._call_normalized(bound_args, bound_kwargs)
+        result = candidate.op.call_normalized(bound_args, bound_kwargs)
         if requires_grad:
             result.requires_grad_(True)
         if candidate.return_type is not None:
@@ -260,7 +260,7 @@ class PythonOp:
             if candidate.bool_positions and candidate.takes_other_as_bool(call_args, call_kwargs):
                 continue
             try:
-                bound_args, bound_kwargs = candidate.op._binder.bind(call_args, call_kwargs)
+                bound_args, bound_kwargs = candidate.op.binder.bind(call_args, call_kwargs)
             except BindError as error:
                 first_error = first_error or error
                 continue

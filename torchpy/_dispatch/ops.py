@@ -100,19 +100,22 @@ class OpOverload:
         # Frameless probes of those caches (bound dict.get) for the few hot sites above the
         # dispatcher where call()'s frame would cost as much as the rest of their work (binary
         # dunders, x[i], autograd's pass-through). None means "take the full path" (call() /
-        # _redispatch_raw): not resolved yet, another calling convention, or a trace active (it
+        # redispatch_raw): not resolved yet, another calling convention, or a trace active (it
         # keeps the caches empty), so a caller is right whatever the dispatcher is doing.
         #   probe_call("tensor keys | salt") -> the PLAIN kernel call() would run
         #   probe_call_raw("tensor keys | salt") -> (RAW kernel, key set to hand it) call() would run
-        #   probe_redispatch(key set) -> the PLAIN kernel _redispatch_raw would run
-        #   probe_redispatch_raw(key set) -> (RAW kernel, key set to hand it) _redispatch_raw would run
+        #   probe_redispatch(key set) -> the PLAIN kernel redispatch_raw would run
+        #   probe_redispatch_raw(key set) -> (RAW kernel, key set to hand it) redispatch_raw would run
         self.probe_call = entry.call_cache.get
         self.probe_call_raw = entry.call_raw_cache.get
         self.probe_redispatch = entry.plain_cache.get
         self.probe_redispatch_raw = entry.raw_cache.get
         self._schema = entry.schema
-        self._binder = Binder(entry.schema)
-        self._n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
+        # For the layers above (the generated bindings, feature kernels): the schema's binder,
+        # how many positional tensor-led arguments __call__ dispatches without binding, and
+        # call_normalized / redispatch_raw below, which take arguments bound already.
+        self.binder = Binder(entry.schema)
+        self.n_fast, self._tensor_args = _tensor_arg_plan(entry.schema)
         self._overloadpacket = packet
         self._overloadname = entry.overload_name or "default"
         self._opname = packet._name
@@ -125,7 +128,7 @@ class OpOverload:
     # --- the call path -------------------------------------------------------------
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        n = self._n_fast
+        n = self.n_fast
         if kwargs or len(args) != n:
             return self._call_bound(args, kwargs)
         try:  # unrolled for the common arities: a loop costs more than the rest of this block
@@ -163,10 +166,10 @@ class OpOverload:
         return _invoke(self, hit, args, kwargs)
 
     def _call_bound(self, args: tuple, kwargs: dict) -> Any:
-        args, kwargs = self._binder.bind(args, kwargs)
-        return self._call_normalized(args, kwargs)
+        args, kwargs = self.binder.bind(args, kwargs)
+        return self.call_normalized(args, kwargs)
 
-    def _call_normalized(self, args: tuple, kwargs: dict) -> Any:
+    def call_normalized(self, args: tuple, kwargs: dict) -> Any:
         """Dispatch arguments already bound and normalized against this op's schema."""
         ks = tls.effective_keyset(self._extract_keyset(args, kwargs) | _local.salt)
         fn = self._plain_cache.get(ks)
@@ -194,7 +197,7 @@ class OpOverload:
                 ks |= getattr(value, "_keyset", 0)
         return ks
 
-    def _redispatch_raw(self, ks: int, args: tuple, kwargs: dict) -> Any:
+    def redispatch_raw(self, ks: int, args: tuple, kwargs: dict) -> Any:
         """Dispatch normalized (args, kwargs) on raw key set `ks` as given (no TLS applied)."""
         fn = self._plain_cache.get(ks)
         if fn is not None:
@@ -214,7 +217,7 @@ class OpOverload:
 
     def redispatch(self, keyset: DispatchKeySet, /, *args: Any, **kwargs: Any) -> Any:
         """Call the kernel for `keyset` (typically a kernel's key set with its own key removed)."""
-        return self._redispatch_raw(keyset.raw_repr(), args, kwargs)
+        return self.redispatch_raw(keyset.raw_repr(), args, kwargs)
 
     def decompose(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CompositeImplicitAutograd kernel, or return NotImplemented if there is none."""
@@ -334,7 +337,7 @@ class OpOverloadPacket:
         for entry in self._entries():
             op = getattr(self, entry.overload_name or "default")
             try:
-                op._binder.bind(args, kwargs)
+                op.binder.bind(args, kwargs)
             except (TypeError, RuntimeError) as error:
                 errors.append(f"{entry.schema}: {error}")
                 continue

@@ -38,7 +38,7 @@ def _make_kernel(written: tuple[tuple[int, str], ...]) -> Any:
         salt = state["salt"]
         state["salt"] = _below_salts.get(salt) or _below_salt(salt)
         try:
-            result = op._redispatch_raw(ks & BELOW, args, kwargs)
+            result = op.redispatch_raw(ks & BELOW, args, kwargs)
         finally:
             state["salt"] = salt
         n = len(args)

@@ -239,7 +239,7 @@ def python_fallback(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         if result is not NotImplemented:
             return result
     if not types:  # reached through an included Python key with no handler left: go below it
-        return op._redispatch_raw(ks & BELOW_PYTHON, args, kwargs)
+        return op.redispatch_raw(ks & BELOW_PYTHON, args, kwargs)
     raise TypeError(
         f"Multiple dispatch failed for 'torch._ops.{op}'; all __torch_dispatch__ handlers returned NotImplemented:\n\n"
         + "\n".join(f"  - tensor subclass {t}" for t in types)

@@ -56,7 +56,7 @@ def run_below_autograd(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     previous = local.excluded
     local.excluded = previous | K.AUTOGRAD_BITS
     try:
-        return op._redispatch_raw(ks, args, kwargs)
+        return op.redispatch_raw(ks, args, kwargs)
     finally:
         local.excluded = previous
 

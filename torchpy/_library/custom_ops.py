@@ -240,7 +240,7 @@ class CustomOpDef:
                 for t in value if isinstance(value, (list, tuple)) else (value,):
                     if isinstance(t, Tensor):
                         t._bump_version()
-            return op._redispatch_raw(ks & _AFTER_AD_INPLACE_OR_VIEW, args, kwargs)
+            return op.redispatch_raw(ks & _AFTER_AD_INPLACE_OR_VIEW, args, kwargs)
 
         # Replaces the generic in-place kernel torchpy gives every mutating op.
         self._lib._impl_raw(self._name, ad_inplace_or_view, "ADInplaceOrView", warn_override=False)
@@ -306,7 +306,7 @@ class CustomOpDef:
                     "Please use register_kernel to do so."
                 )
             key = K.parse_key(dispatch_key_for_device(device_type))
-            return self._opoverload._redispatch_raw(K.key_bits(key), args, kwargs)
+            return self._opoverload.redispatch_raw(K.key_bits(key), args, kwargs)
 
         self._lib.impl(self._name, backend_select, "BackendSelect")
 

@@ -73,20 +73,20 @@ def autograd_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
         return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
     below = ks & BELOW_AUTOGRAD
-    fn = op.probe_redispatch(below)  # _redispatch_raw's first step, inline: every op passes here
+    fn = op.probe_redispatch(below)  # redispatch_raw's first step, inline: every op passes here
     if fn is not None:
         return fn(*args, **kwargs)
     hit = op.probe_redispatch_raw(below)  # a feature kernel below (the Python key under a mode)
     if hit is not None:
         return hit[0](op, hit[1], args, kwargs)
-    return op._redispatch_raw(below, args, kwargs)
+    return op.redispatch_raw(below, args, kwargs)
 
 
 def specialize(op: Any) -> Any:
     """autograd_kernel for one op, with its test unrolled where the op's tensors are its first
     one or two arguments (pointwise, views, reductions: most calls). The test is
     _any_input_requires_grad's; anything it cannot settle goes to autograd_kernel."""
-    probe, probe_raw, redispatch = op.probe_redispatch, op.probe_redispatch_raw, op._redispatch_raw
+    probe, probe_raw, redispatch = op.probe_redispatch, op.probe_redispatch_raw, op.redispatch_raw
     layout = tuple((position, is_list) for position, _, is_list in op._tensor_args)
 
     if layout == ((0, False),):
@@ -102,7 +102,7 @@ def specialize(op: Any) -> Any:
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
             below = ks & BELOW_AUTOGRAD
-            fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
+            fn = probe(below)  # redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
             hit = probe_raw(below)  # a feature kernel below (the Python key under a mode)
@@ -126,7 +126,7 @@ def specialize(op: Any) -> Any:
             if needs and _grad_state.enabled:
                 return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
             below = ks & BELOW_AUTOGRAD
-            fn = probe(below)  # _redispatch_raw's first step, inline: every op passes here
+            fn = probe(below)  # redispatch_raw's first step, inline: every op passes here
             if fn is not None:
                 return fn(*args, **kwargs) if kwargs else fn(*args)
             hit = probe_raw(below)  # a feature kernel below (the Python key under a mode)
@@ -142,7 +142,7 @@ def reverse_kernel(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     """autograd_kernel without the forward-AD check (forward_kernel.py runs the op with it)."""
     if _grad_state.enabled and _any_input_requires_grad(op, args, kwargs):
         return _record(op, ks & BELOW_AUTOGRAD, args, kwargs)
-    return op._redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
+    return op.redispatch_raw(ks & BELOW_AUTOGRAD, args, kwargs)
 
 
 class _OpFacts:
@@ -377,7 +377,7 @@ def _run_below(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
     salt = state["salt"]
     state["salt"] = _below_salts.get(salt) or _below_salt(salt)
     try:
-        return op._redispatch_raw(ks, args, kwargs)
+        return op.redispatch_raw(ks, args, kwargs)
     finally:
         state["salt"] = salt
 

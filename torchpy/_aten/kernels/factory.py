@@ -48,7 +48,7 @@ def _backend_select_kernel(qualified: str) -> Callable:
             op = op_for("aten::" + qualified)
         device = kwargs.get("device")
         # PyTorch redispatches on the backend's key alone: no tensor adds keys here.
-        return op._redispatch_raw(_BACKEND_BITS[device.type if device is not None else "cpu"], args, kwargs)
+        return op.redispatch_raw(_BACKEND_BITS[device.type if device is not None else "cpu"], args, kwargs)
 
     backend_select.__name__ = backend_select_name(qualified)
     return backend_select

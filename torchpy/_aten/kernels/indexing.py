@@ -107,7 +107,7 @@ def call_below_autograd(qualified: str, args: tuple, kwargs: dict | None = None)
     previous = local.excluded
     local.excluded = previous | _BELOW_AD_INPLACE_OR_VIEW
     try:
-        return aten_op(qualified)._call_normalized(args, kwargs or {})
+        return aten_op(qualified).call_normalized(args, kwargs or {})
     finally:
         local.excluded = previous
 

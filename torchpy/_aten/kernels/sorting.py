@@ -153,18 +153,18 @@ def _sort_args(self: Tensor, dim: int, descending: bool) -> tuple:
 
 
 def argsort(self: Tensor, dim: int = -1, descending: bool = False) -> Tensor:
-    return aten_op("aten::sort")._call_normalized(_sort_args(self, dim, descending), {})[1]
+    return aten_op("aten::sort").call_normalized(_sort_args(self, dim, descending), {})[1]
 
 
 def argsort_stable(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False) -> Tensor:
-    return aten_op("aten::sort.stable")._call_normalized((self,), _sort_kwargs(stable, dim, descending))[1]
+    return aten_op("aten::sort.stable").call_normalized((self,), _sort_kwargs(stable, dim, descending))[1]
 
 
 def argsort_stable_out(self: Tensor, *, stable: bool, dim: int = -1, descending: bool = False,
                        out: Tensor) -> Tensor:
     kwargs = _sort_kwargs(stable, dim, descending)
     kwargs["values"], kwargs["indices"] = _empty_like_values(self), out
-    aten_op("aten::sort.values_stable")._call_normalized((self,), kwargs)
+    aten_op("aten::sort.values_stable").call_normalized((self,), kwargs)
     return out
 
 
@@ -174,7 +174,7 @@ def _empty_like_values(self: Tensor) -> Tensor:
 
 
 def msort(self: Tensor) -> Tensor:
-    return aten_op("aten::sort")._call_normalized(_sort_args(self, 0, False), {})[0]
+    return aten_op("aten::sort").call_normalized(_sort_args(self, 0, False), {})[0]
 
 
 register("argsort", argsort)
