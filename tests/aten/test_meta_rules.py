@@ -144,3 +144,48 @@ def test_view_backward_kernels_have_no_meta_branch():
 def test_shape_composites_read_no_data():
     # the composites decide view-or-copy from sizes and strides alone, as on every device
     assert "_data" not in inspect.getsource(shape_composites)
+
+
+EXTREMA = ("amax", "amin", "aminmax", "max", "min", "argmax", "argmin")
+
+
+def test_extrema_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.meta import extrema as extrema_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in EXTREMA and "Meta" in e.dispatch]
+    assert len(entries) >= 18
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch["CPU"]
+        assert meta != cpu, f"{entry.qualified_name}: one kernel for CPU and Meta"
+        assert _defined_in(registry.lookup(meta), extrema_rules), entry.qualified_name
+
+
+def test_extrema_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import extrema as extrema_kernels
+    from torchpy._aten.meta import extrema as extrema_rules
+
+    assert "_data is None" not in inspect.getsource(extrema_kernels)
+    assert "_data" not in inspect.getsource(extrema_rules)
+
+
+STATISTICS = ("var", "std", "var_mean", "std_mean", "logsumexp")
+
+
+def test_statistics_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.meta import statistics as statistics_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in STATISTICS and "Meta" in e.dispatch]
+    assert len(entries) >= 10
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta != cpu, f"{entry.qualified_name}: one kernel for CPU and Meta"
+        assert _defined_in(registry.lookup(meta), statistics_rules), entry.qualified_name
+
+
+def test_statistics_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import statistics as statistics_kernels
+    from torchpy._aten.meta import statistics as statistics_rules
+
+    assert "_data is None" not in inspect.getsource(statistics_kernels)
+    assert "_data" not in inspect.getsource(statistics_rules)

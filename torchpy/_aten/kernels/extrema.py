@@ -1,5 +1,10 @@
 """Extrema: amax, amin, aminmax, max / min (all, dim, other), argmax, argmin.
 
+The array code takes the array module `xp` and arrays (`*_values`); the CPU kernels are thin
+adapters that take axes and shapes from the meta rules (meta/extrema.py), make the CPU kernels'
+own checks, hand `self`'s array to the array code and wrap the result. The Meta kernels are the
+meta rules, registered here beside the CPU ones (`<name>_meta`), with their out= forms.
+
 These have no identity, so reducing an empty dim is an error (PyTorch's messages
 differ a little between ops and are kept). NaN wins, as in PyTorch: a NaN in a slice
 is its max and its min, and its index is the first NaN's. Ties pick the first index.
@@ -9,66 +14,166 @@ on NaN).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..._dispatch.ops import ops
 from ..._tensor import dtype as _dt
 from ..._tensor.promotion import can_cast
-from ..._tensor.tensor import Tensor, _wrap_dim
+from ..._tensor.tensor import Tensor
+from ..meta import extrema as rules
+from ..meta.reduction import Axes, reduction
 from ..registry import register
-from .reduction_util import (
-    accumulate_dtype, check_nonempty_dims, layout, meta, out_kernel, reduced_shape, register_kernel,
-    wrap, write_outs,
-)
+from .reduction_util import accumulate_dtype, check_nonempty_dims, out_kernel, register_kernel, wrap, write_outs
 from .variants import write_out
 
 _int64 = _dt.int64
+Array = Any
 
 
-def _comparable(data: np.ndarray, d: _dt.dtype) -> np.ndarray:
-    compute = accumulate_dtype(d)
+# --- array code ------------------------------------------------------------------------------------
+
+
+def comparable(xp: Any, data: Array, compute: np.dtype) -> Array:
     return data if data.dtype == compute else data.astype(compute)
+
+
+def amax_values(xp: Any, data: Array, axes: Axes, keepdim: bool) -> Array:
+    return xp.maximum.reduce(data, axes, None, None, keepdim)
+
+
+def amin_values(xp: Any, data: Array, axes: Axes, keepdim: bool) -> Array:
+    return xp.minimum.reduce(data, axes, None, None, keepdim)
+
+
+def argmax_values(xp: Any, data: Array, axis: int | None, keepdim: bool) -> Array:
+    """argmax over `axis` (None: the flattened array) of a >= 1-dim array."""
+    if axis is None:
+        index = data.argmax()  # the array's method: np.argmax's wrapper costs more than the search
+        return xp.full((1,) * data.ndim, index) if keepdim else xp.asarray(index)
+    return data.argmax(axis=axis, keepdims=keepdim)
+
+
+def argmin_values(xp: Any, data: Array, axis: int | None, keepdim: bool) -> Array:
+    if axis is None:
+        index = data.argmin()  # the array's method: np.argmin's wrapper costs more than the search
+        return xp.full((1,) * data.ndim, index) if keepdim else xp.asarray(index)
+    return data.argmin(axis=axis, keepdims=keepdim)
+
+
+def dim_values(xp: Any, arg_values: Callable, data: Array, compute: np.dtype, axis: int,
+               keepdim: bool) -> tuple[Array, Array]:
+    """max.dim / min.dim of a >= 1-dim array: (values, indices), the values taken from `data`
+    at the indices found in the comparable copy (so 16-bit values come back exact)."""
+    index = arg_values(xp, comparable(xp, data, compute), axis, True)
+    values = xp.take_along_axis(data, index, axis)
+    if not keepdim:
+        index, values = index.squeeze(axis), values.squeeze(axis)
+    return values, index
+
+
+# --- CPU kernels: the adapters ---------------------------------------------------------------------
 
 
 def _not_implemented_for_complex(kernel_name: str, self: Tensor) -> None:
     # A CPU kernel's dtype check: PyTorch's meta functions accept complex input.
-    if self._dtype.is_complex and self._data is not None:
+    if self._dtype.is_complex:
         raise NotImplementedError(f'"{kernel_name}" not implemented for \'{self._dtype._c10_name}\'')
 
 
-def _check_meta_identity(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> None:
-    """PyTorch's meta message for amax/amin/aminmax over an empty dim."""
-    if any(shape[a] == 0 for a in (range(len(shape)) if axes is None else axes)):
-        raise RuntimeError("reducing over zero-size dimension for reduction operation without identity")
-
-
-# --- amax / amin -------------------------------------------------------------------------------
-
-
-def _extreme(name: str, ufunc: np.ufunc, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
-    axes, shape = layout(self, dim, keepdim)
+def _extreme(name: str, values: Callable, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    axes, shape = reduction(self._shape, dim, keepdim)
     d = self._dtype
-    if self._data is None:
-        _check_meta_identity(self._shape, axes)
-        return meta(shape, d)
     check_nonempty_dims(name, self._shape, axes, shown=None if axes is None else [d for d in dim])
-    if self._data.size == 0:  # PyTorch returns before its dtype dispatch
-        return wrap(np.empty(shape, self._data.dtype), d)
+    data = self._data
+    if data.size == 0:  # PyTorch returns before its dtype dispatch
+        return wrap(np.empty(shape, data.dtype), d)
     _not_implemented_for_complex(f"{name[1:]}_values_cpu", self)
-    return wrap(ufunc.reduce(_comparable(self._data, d), axes, None, None, keepdim), d)
+    return wrap(values(np, comparable(np, data, accumulate_dtype(d)), axes, keepdim), d)
 
 
 def amax(self: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    return _extreme("amax", np.maximum, self, dim, keepdim)
+    return _extreme("amax", amax_values, self, dim, keepdim)
 
 
 def amin(self: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    return _extreme("amin", np.minimum, self, dim, keepdim)
+    return _extreme("amin", amin_values, self, dim, keepdim)
 
 
-def _amax_out(functional: Any) -> Any:
+def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    axes = reduction(self._shape, dim, keepdim)[0]
+    d = self._dtype
+    if axes is None and 0 in self._shape:
+        raise RuntimeError(
+            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
+        )
+    check_nonempty_dims("aminmax", self._shape, axes, sep="")
+    _not_implemented_for_complex("aminmax_cpu", self)
+    data = comparable(np, self._data, accumulate_dtype(d))
+    return wrap(amin_values(np, data, axes, keepdim), d), wrap(amax_values(np, data, axes, keepdim), d)
+
+
+def _extreme_all(name: str, ufunc: np.ufunc, self: Tensor) -> Tensor:
+    d = self._dtype
+    check_nonempty_dims(name, self._shape, None)
+    _not_implemented_for_complex(f"{name}_all", self)
+    # ufunc.reduce over every axis directly: the hot x.max(), no keepdim or axes to pass
+    return wrap(ufunc.reduce(comparable(np, self._data, accumulate_dtype(d)), axis=None), d)
+
+
+def max_all(self: Tensor) -> Tensor:
+    return _extreme_all("max", np.maximum, self)
+
+
+def min_all(self: Tensor) -> Tensor:
+    return _extreme_all("min", np.minimum, self)
+
+
+def _extreme_dim(name: str, arg_values: Callable, self: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
+    axis = rules.dim_reduction(self._shape, dim, keepdim)[0]
+    d = self._dtype
+    check_nonempty_dims(name, self._shape, () if axis is None else (axis,))
+    if d.is_complex:
+        raise RuntimeError(f"{name}(): does not support complex input")
+    data = self._data
+    if axis is None:  # a 0-dim tensor is its own max, at index 0
+        return wrap(data.copy(), d), wrap(np.zeros((), np.int64), _int64)
+    values, index = dim_values(np, arg_values, data, accumulate_dtype(d), axis, keepdim)
+    return wrap(values, d), wrap(index, _int64)
+
+
+def max_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _extreme_dim("max", argmax_values, self, dim, keepdim)
+
+
+def min_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _extreme_dim("min", argmin_values, self, dim, keepdim)
+
+
+def _arg_extreme(name: str, arg_values: Callable, self: Tensor, dim: int | None, keepdim: bool) -> Tensor:
+    d = self._dtype
+    if d.is_complex or d is _dt.bool:
+        raise RuntimeError(f"{name}(): does not support {'complex' if d.is_complex else 'bool'} input")
+    axis = rules.arg_reduction(self._shape, dim, keepdim, f"{name}():", IndexError)[0]
+    data = self._data
+    if not data.ndim:
+        return wrap(np.zeros((), np.int64), _int64)
+    return wrap(arg_values(np, comparable(np, data, accumulate_dtype(d)), axis, keepdim), _int64)
+
+
+def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    return _arg_extreme("argmax", argmax_values, self, dim, keepdim)
+
+
+def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    return _arg_extreme("argmin", argmin_values, self, dim, keepdim)
+
+
+# --- out= forms: built over a functional kernel, the CPU one or the Meta one ---------------------
+
+
+def _amax_out(functional: Callable) -> Callable:
     def kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         if out._dtype is not self._dtype:
             raise RuntimeError(
@@ -81,49 +186,7 @@ def _amax_out(functional: Any) -> Any:
     return kernel
 
 
-def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    axes, shape = layout(self, dim, keepdim)
-    d = self._dtype
-    if self._data is None:
-        _check_meta_identity(self._shape, axes)
-        return meta(shape, d), meta(shape, d)
-    if axes is None and 0 in self._shape:
-        raise RuntimeError(
-            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
-        )
-    check_nonempty_dims("aminmax", self._shape, axes, sep="")
-    _not_implemented_for_complex("aminmax_cpu", self)
-    data = _comparable(self._data, d)
-    return (wrap(np.minimum.reduce(data, axes, None, None, keepdim), d),
-            wrap(np.maximum.reduce(data, axes, None, None, keepdim), d))
-
-
-def aminmax_out(self: Tensor, *, dim: int | None = None, keepdim: bool = False,
-                min: Tensor, max: Tensor) -> tuple[Tensor, Tensor]:
-    return write_outs((min, max), aminmax(self, dim=dim, keepdim=keepdim))
-
-
-# --- max / min over everything -----------------------------------------------------------------
-
-
-def _extreme_all(name: str, ufunc: np.ufunc, self: Tensor) -> Tensor:
-    d = self._dtype
-    if self._data is None:
-        return meta((), d)  # PyTorch's meta function has no empty or dtype check here
-    check_nonempty_dims(name, self._shape, None)
-    _not_implemented_for_complex(f"{name}_all", self)
-    return wrap(ufunc.reduce(_comparable(self._data, d), axis=None), d)
-
-
-def max_all(self: Tensor) -> Tensor:
-    return _extreme_all("max", np.maximum, self)
-
-
-def min_all(self: Tensor) -> Tensor:
-    return _extreme_all("min", np.minimum, self)
-
-
-def _all_out(functional: Any) -> Any:
+def _all_out(functional: Callable) -> Callable:
     """max.unary_out / min.unary_out: any out dtype the input's can be cast to."""
 
     def kernel(self: Tensor, *, out: Tensor) -> Tensor:
@@ -139,85 +202,37 @@ def _all_out(functional: Any) -> Any:
     return kernel
 
 
-# --- max / min along a dim, argmax / argmin --------------------------------------------------
+def _aminmax_out(functional: Callable) -> Callable:
+    def kernel(self: Tensor, *, dim: int | None = None, keepdim: bool = False,
+               min: Tensor, max: Tensor) -> tuple[Tensor, Tensor]:
+        return write_outs((min, max), functional(self, dim=dim, keepdim=keepdim))
+
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
 
 
-def _arg_extreme_array(find: Any, data: np.ndarray, axis: int | None, keepdim: bool) -> np.ndarray:
-    """argmax/argmin over `axis` (None: the flattened array) of a >= 1-dim array."""
-    if axis is None:
-        index = find(data)
-        return np.full((1,) * data.ndim, index) if keepdim else np.asarray(index)
-    return find(data, axis=axis, keepdims=keepdim)
+def _max_dim_out(functional: Callable) -> Callable:
+    """max.dim_max: outs named max / max_values."""
+
+    def kernel(self: Tensor, dim: int, keepdim: bool = False, *, max: Tensor, max_values: Tensor) -> tuple[Tensor, Tensor]:
+        return write_outs((max, max_values), functional(self, dim, keepdim))
+
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
 
 
-def _extreme_dim(name: str, find: Any, self: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
-    ndim = len(self._shape)
-    axis = _wrap_dim(dim, ndim)
-    shape = reduced_shape(self._shape, (axis,) if ndim else (), keepdim)
-    d = self._dtype
-    if self._data is None:
-        return meta(shape, d), meta(shape, _int64)  # no dtype or empty checks on meta
-    check_nonempty_dims(name, self._shape, (axis,) if ndim else ())
-    if d.is_complex:
-        raise RuntimeError(f"{name}(): does not support complex input")
-    data = self._data
-    if ndim == 0:
-        return wrap(data.copy(), d), wrap(np.zeros((), np.int64), _int64)
-    index = find(_comparable(data, d), axis=axis, keepdims=True)
-    values = np.take_along_axis(data, index, axis)
-    if not keepdim:
-        index, values = index.squeeze(axis), values.squeeze(axis)
-    return wrap(values, d), wrap(index, _int64)
+def _min_dim_out(functional: Callable) -> Callable:
+    """min.dim_min: outs named min / min_indices."""
+
+    def kernel(self: Tensor, dim: int, keepdim: bool = False, *, min: Tensor, min_indices: Tensor) -> tuple[Tensor, Tensor]:
+        return write_outs((min, min_indices), functional(self, dim, keepdim))
+
+    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return kernel
 
 
-def max_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("max", np.ndarray.argmax, self, dim, keepdim)
-
-
-def min_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("min", np.ndarray.argmin, self, dim, keepdim)
-
-
-def max_dim_max(self: Tensor, dim: int, keepdim: bool = False, *, max: Tensor, max_values: Tensor) -> tuple[Tensor, Tensor]:
-    return write_outs((max, max_values), max_dim(self, dim, keepdim))
-
-
-def min_dim_min(self: Tensor, dim: int, keepdim: bool = False, *, min: Tensor, min_indices: Tensor) -> tuple[Tensor, Tensor]:
-    return write_outs((min, min_indices), min_dim(self, dim, keepdim))
-
-
-def _arg_extreme(name: str, find: Any, self: Tensor, dim: int | None, keepdim: bool) -> Tensor:
-    d = self._dtype
-    on_meta = self._data is None
-    if not on_meta and (d.is_complex or d is _dt.bool):
-        raise RuntimeError(f"{name}(): does not support {'complex' if d.is_complex else 'bool'} input")
-    # PyTorch's meta function says "argmax:" for argmin too, and raises other types.
-    label = "argmax:" if on_meta else f"{name}():"
-    ndim = len(self._shape)
-    if dim is None:
-        if 0 in self._shape:
-            error = RuntimeError if on_meta else IndexError
-            raise error(f"{label} Expected reduction dim to be specified for input.numel() == 0.")
-        axis = None
-        shape = (1,) * ndim if keepdim else ()
-    else:
-        axis = _wrap_dim(dim, ndim) if ndim else None
-        shape = reduced_shape(self._shape, (axis,) if ndim else (), keepdim)
-        if axis is not None and self._shape[axis] == 0:
-            raise IndexError(f"{label} Expected reduction dim {axis} to have non-zero size.")
-    if on_meta:
-        return meta(shape, _int64)
-    if ndim == 0:
-        return wrap(np.zeros((), np.int64), _int64)
-    return wrap(_arg_extreme_array(find, _comparable(self._data, d), axis, keepdim), _int64)
-
-
-def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmax", np.ndarray.argmax, self, dim, keepdim)
-
-
-def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmin", np.ndarray.argmin, self, dim, keepdim)
+def _arg_out(functional: Callable) -> Callable:
+    return out_kernel(functional, "exact", lambda *a, **k: _int64)
 
 
 # --- max(other) / min(other): CompositeImplicitAutograd, as in PyTorch ----------------------------
@@ -239,27 +254,25 @@ def min_other_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
     return ops.aten.minimum.out(self, other, out=out)
 
 
-# --- registration ------------------------------------------------------------------------------
+# --- registration: CPU kernels under the op's name, Meta kernels as <name>_meta -------------------
 
 
-register_kernel("amax", amax)
-register_kernel("amin", amin)
-register_kernel("amax_out", _amax_out(amax))
-register_kernel("amin_out", _amax_out(amin))
-register_kernel("aminmax", aminmax)
-register_kernel("aminmax_out", aminmax_out)
-register_kernel("max_all", max_all)
-register_kernel("min_all", min_all)
-register_kernel("max_all_out", _all_out(max_all))
-register_kernel("min_all_out", _all_out(min_all))
-register_kernel("max_dim", max_dim)
-register_kernel("min_dim", min_dim)
-register_kernel("max_dim_max", max_dim_max)
-register_kernel("min_dim_min", min_dim_min)
-register_kernel("argmax", argmax)
-register_kernel("argmin", argmin)
-register_kernel("argmax_out", out_kernel(argmax, "exact", lambda *a, **k: _int64))
-register_kernel("argmin_out", out_kernel(argmin, "exact", lambda *a, **k: _int64))
+def _register(name: str, cpu: Callable, meta: Callable, out_name: str, out: Callable) -> None:
+    register_kernel(name, cpu)
+    register_kernel(f"{name}_meta", meta)
+    register_kernel(out_name, out(cpu))
+    register_kernel(f"{out_name}_meta", out(meta))
+
+
+_register("amax", amax, rules.amax, "amax_out", _amax_out)
+_register("amin", amin, rules.amin, "amin_out", _amax_out)
+_register("aminmax", aminmax, rules.aminmax, "aminmax_out", _aminmax_out)
+_register("max_all", max_all, rules.max_all, "max_all_out", _all_out)
+_register("min_all", min_all, rules.min_all, "min_all_out", _all_out)
+_register("max_dim", max_dim, rules.max_dim, "max_dim_max", _max_dim_out)
+_register("min_dim", min_dim, rules.min_dim, "min_dim_min", _min_dim_out)
+_register("argmax", argmax, rules.argmax, "argmax_out", _arg_out)
+_register("argmin", argmin, rules.argmin, "argmin_out", _arg_out)
 register("max_other", max_other)
 register("max_other_out", max_other_out)
 register("min_other", min_other)

@@ -5,114 +5,99 @@ kernels; the `unbiased=` overloads are CompositeImplicitAutograd and call the
 .correction ones with correction=1 or 0, as PyTorch's do (a dispatch mode sees
 only the .correction call).
 
+The array code takes the array module `xp` and arrays (`*_values`); the CPU kernels are thin
+adapters that take axes, shapes and dtypes from the meta rules (meta/statistics.py) and make the
+CPU kernels' own checks. The Meta kernels are the meta rules, registered here as `<name>_meta`.
+
 Moments are computed in the input's precision (float32 for 16-bit floats), as
 PyTorch's are, and the result dtype is the real counterpart of the input's.
 """
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..._dispatch.ops import ops
-from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor
+from ..meta import statistics as rules
+from ..meta.reduction import Axes, is_floating_or_complex, reduction
 from ..registry import register
-from .reduction_util import (
-    accumulate_dtype, is_integral, layout, meta, out_kernel, reduction_size, register_kernel, wrap,
-    write_outs,
-)
+from .reduction_util import accumulate_dtype, out_kernel, reduction_size, register_kernel, wrap, write_outs
 from .variants import write_out
 
-
-# --- var / std -----------------------------------------------------------------------------------
-
-
-def _check_dtype(name: str, self: Tensor) -> None:
-    if self._dtype.is_floating_point or self._dtype.is_complex:
-        return
-    if self._data is not None:
-        what = "std and var" if name in ("std", "var") else name
-        raise RuntimeError(f"{what} only support floating point and complex dtypes")
-    if name.endswith("_mean"):  # PyTorch's meta function: the mean's dtype check
-        raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {self._dtype}"
-        )
+Array = Any
 
 
-def _warn_if_no_dof(name: str, numel: int, out_numel: int, correction: float) -> None:
-    # PyTorch's reduction factor: input numel over output numel (1 for an empty output).
-    if numel // max(1, out_numel) - correction <= 0:
-        warnings.warn(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=4,
-        )
+# --- array code ------------------------------------------------------------------------------------
 
 
 _WIDE = {"f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
 
-def moments_array(x: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool,
-                  correction: float, want_mean: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def moments_values(xp: Any, x: Array, axes: Axes, keepdim: bool, correction: float,
+                   want_mean: bool = True) -> tuple[Array, Array]:
     """(variance, mean) over `axes`, in x's precision (PyTorch's float32 moments overflow
     where float64 ones would not)."""
     count = reduction_size(x.shape, axes)
     # 0/0 and x/0 (no degrees of freedom) are PyTorch's nan and inf. The mean is summed in
     # double, as PyTorch's running mean does not overflow where a float32 sum would.
-    mean = (np.add.reduce(x, axes, _WIDE[x.dtype.kind], None, True) / count).astype(x.dtype)
+    mean = (xp.add.reduce(x, axes, _WIDE[x.dtype.kind], None, True) / count).astype(x.dtype)
     deviation = x - mean
     if deviation.dtype.kind == "c":
         squares = deviation.real * deviation.real + deviation.imag * deviation.imag
     else:
         squares = deviation * deviation
-    variance = np.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
-    if want_mean and count and mean.dtype.kind == "f" and not np.isfinite(mean).all():
-        mean = _welford_mean_of_infinities(x, axes, mean)
+    variance = xp.add.reduce(squares, axes, None, None, keepdim) / max(0.0, count - correction)
+    if want_mean and count and mean.dtype.kind == "f" and not xp.isfinite(mean).all():
+        mean = _welford_mean_of_infinities(xp, x, axes, mean)
     if not keepdim:
         mean = mean.reshape(variance.shape)
     return variance, mean
 
 
-def _welford_mean_of_infinities(x: np.ndarray, axes: tuple[int, ...] | None, mean: np.ndarray) -> np.ndarray:
+def _welford_mean_of_infinities(xp: Any, x: Array, axes: Axes, mean: Array) -> Array:
     """PyTorch's _mean pairs take the mean from a running (Welford) update, which turns an
     infinite mean into nan as soon as another element follows the infinity: the mean stays
     infinite only when the slice's single infinity is its last element."""
     reduced = tuple(range(x.ndim)) if axes is None else axes
-    slices = np.moveaxis(x, reduced, tuple(range(x.ndim - len(reduced), x.ndim)))
+    slices = xp.moveaxis(x, reduced, tuple(range(x.ndim - len(reduced), x.ndim)))
     slices = slices.reshape(slices.shape[:x.ndim - len(reduced)] + (-1,))
-    infinite = np.isinf(slices)
-    stays = (np.add.reduce(infinite, -1) == 1) & infinite[..., -1]
-    return np.where(np.isinf(mean) & ~stays.reshape(mean.shape), np.nan, mean)
+    infinite = xp.isinf(slices)
+    stays = (xp.add.reduce(infinite, -1) == 1) & infinite[..., -1]
+    return xp.where(xp.isinf(mean) & ~stays.reshape(mean.shape), xp.nan, mean)
+
+
+def logsumexp_values(xp: Any, data: Array, axes: Axes, keepdim: bool) -> Array:
+    """log(sum(exp(x))) over `axes`, shifted by the max (its real part, for complex) for range."""
+    if data.size == 0:
+        return xp.log(xp.add.reduce(xp.exp(data), axes, None, None, keepdim))
+    real = data.real if data.dtype.kind == "c" else data
+    shift = xp.maximum.reduce(real, axes, None, None, True)
+    shift = xp.where(xp.isinf(shift), 0, shift).astype(real.dtype)
+    total = xp.add.reduce(xp.exp(data - shift), axes, None, None, keepdim)
+    return xp.log(total) + (shift if keepdim else shift.reshape(total.shape))
+
+
+# --- CPU kernels: the adapters ---------------------------------------------------------------------
 
 
 def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
              want_mean: bool) -> tuple[Tensor, Tensor | None]:
-    _check_dtype(name, self)
-    correction = 1 if correction is None else correction
-    axes, shape = layout(self, dim, keepdim)
-    result = self._dtype.to_real()
-    numel = 1
-    for s in self._shape:
-        numel *= s
-    out_numel = 1
-    for s in shape:
-        out_numel *= s
-    _warn_if_no_dof(name, numel, out_numel, correction)
-    if self._data is None:
-        return meta(shape, result), (meta(shape, self._dtype) if want_mean else None)
+    d = self._dtype
+    if not is_floating_or_complex(d):  # a CPU kernel check: the meta functions take integers
+        what = "std and var" if name in ("std", "var") else name
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    axes, _, correction = rules.moments_layout(name, self._shape, dim, correction, keepdim)
     data = self._data
-    precision = accumulate_dtype(self._dtype)
-    variance, mean = moments_array(data if data.dtype == precision else data.astype(precision), axes,
-                                   keepdim, correction, want_mean)
+    precision = accumulate_dtype(d)
+    variance, mean = moments_values(np, data if data.dtype == precision else data.astype(precision), axes,
+                                    keepdim, correction, want_mean)
     if name.startswith("std"):
         variance = np.sqrt(variance)
-    return wrap(variance, result), (wrap(mean, self._dtype) if want_mean else None)
+    return wrap(variance, d.to_real()), (wrap(mean, d) if want_mean else None)
 
 
 def var(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
@@ -163,66 +148,53 @@ def _unbiased_overloads(name: str) -> None:
         register(f"{name}_dim_unbiased_out", out)
 
 
-# --- logsumexp -----------------------------------------------------------------------------------
-
-
-def logsumexp_array(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
-    """log(sum(exp(x))) over `axes`, shifted by the max (its real part, for complex) for range."""
-    if data.size == 0:
-        return np.log(np.add.reduce(np.exp(data), axes, None, None, keepdim))
-    real = data.real if data.dtype.kind == "c" else data
-    shift = np.maximum.reduce(real, axes, None, None, True)
-    shift = np.where(np.isinf(shift), 0, shift).astype(real.dtype)
-    total = np.add.reduce(np.exp(data - shift), axes, None, None, keepdim)
-    return np.log(total) + (shift if keepdim else shift.reshape(total.shape))
-
-
-def _logsumexp_dtype(self_dtype: dtype) -> dtype:
-    return _dt.get_default_dtype() if is_integral(self_dtype) else self_dtype
-
-
 def _logsumexp(self: Tensor, dim: Any, keepdim: bool, result: dtype) -> Tensor:
-    axes, shape = layout(self, dim, keepdim)
-    ndim = len(self._shape)
-    if not dim and not keepdim and ndim and 0 not in self._shape:
-        # PyTorch adds a keepdim max (all ones) into a fully reduced result here; its meta
-        # function returns that broadcast shape instead.
-        if self._data is None:
-            return meta((1,) * ndim, result)
+    if rules.logsumexp_full_reduction(self._shape, dim, keepdim):
         raise RuntimeError(
-            f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * ndim)}]"
+            f"output with shape [] doesn't match the broadcast shape [{', '.join(['1'] * len(self._shape))}]"
         )
-    if self._data is None:
-        return meta(shape, result)
+    axes = reduction(self._shape, dim, keepdim)[0]
     compute = accumulate_dtype(result)
     data = self._data if self._data.dtype == compute else self._data.astype(compute)
-    return wrap(logsumexp_array(data, axes, keepdim), result)
+    return wrap(logsumexp_values(np, data, axes, keepdim), result)
 
 
 def logsumexp(self: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
-    return _logsumexp(self, dim, keepdim, _logsumexp_dtype(self._dtype))
+    return _logsumexp(self, dim, keepdim, rules.logsumexp_dtype(self._dtype))
 
 
-def logsumexp_out(self: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor) -> Tensor:
-    if not (out._dtype.is_floating_point or out._dtype.is_complex):
-        raise RuntimeError(
-            f"logsumexp(): Expected floating point type for result tensor, but got: {out._dtype._c10_name}"
-        )
-    return write_out(out, _logsumexp(self, dim, keepdim, out._dtype))
+def _logsumexp_out(with_dtype: Callable) -> Callable:
+    """logsumexp.out over `with_dtype(self, dim, keepdim, result dtype)`: computed in out's dtype."""
+
+    def kernel(self: Tensor, dim: Any, keepdim: bool = False, *, out: Tensor) -> Tensor:
+        if not (out._dtype.is_floating_point or out._dtype.is_complex):
+            raise RuntimeError(
+                f"logsumexp(): Expected floating point type for result tensor, but got: {out._dtype._c10_name}"
+            )
+        return write_out(out, with_dtype(self, dim, keepdim, out._dtype))
+
+    kernel.__wrapped__ = with_dtype  # type: ignore[attr-defined]
+    return kernel
 
 
-# --- registration --------------------------------------------------------------------------------
+# --- registration: CPU kernels under the op's name, Meta kernels as <name>_meta -------------------
 
 
-register_kernel("var", var)
-register_kernel("std", std)
-register_kernel("var_out", out_kernel(var, "cast"))
-register_kernel("std_out", out_kernel(std, "cast"))
-register_kernel("var_mean", var_mean)
-register_kernel("std_mean", std_mean)
-register_kernel("var_mean_out", _pair_out(var_mean))
-register_kernel("std_mean_out", _pair_out(std_mean))
+def _register(name: str, cpu: Callable, meta: Callable, out: Callable) -> None:
+    register_kernel(name, cpu)
+    register_kernel(f"{name}_meta", meta)
+    register_kernel(f"{name}_out", out(cpu))
+    register_kernel(f"{name}_out_meta", out(meta))
+
+
+_cast = lambda functional: out_kernel(functional, "cast")  # noqa: E731
+_register("var", var, rules.var, _cast)
+_register("std", std, rules.std, _cast)
+_register("var_mean", var_mean, rules.var_mean, _pair_out)
+_register("std_mean", std_mean, rules.std_mean, _pair_out)
 for _name in ("var", "std", "var_mean", "std_mean"):
     _unbiased_overloads(_name)
 register_kernel("logsumexp", logsumexp)
-register_kernel("logsumexp_out", logsumexp_out)
+register_kernel("logsumexp_meta", rules.logsumexp)
+register_kernel("logsumexp_out", _logsumexp_out(_logsumexp))
+register_kernel("logsumexp_out_meta", _logsumexp_out(rules.logsumexp_with))
