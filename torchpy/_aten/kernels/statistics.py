@@ -100,20 +100,7 @@ def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
     return wrap(variance, d.to_real()), (wrap(mean, d) if want_mean else None)
 
 
-def var(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return _moments("var", self, dim, correction, keepdim, False)[0]
-
-
-def std(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return _moments("std", self, dim, correction, keepdim, False)[0]
-
-
-def var_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _moments("var_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
-
-
-def std_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _moments("std_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
+var, std, var_mean, std_mean = rules.moment_kernels(_moments)
 
 
 def _pair_out(functional: Any) -> Any:

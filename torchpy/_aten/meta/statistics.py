@@ -11,7 +11,7 @@ kernels are these rules plus `meta_tensor`. Dtype rules, as PyTorch's:
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
@@ -67,20 +67,27 @@ def _moments(name: str, self: Tensor, dim: Any, correction: Any, keepdim: bool,
     return meta_tensor(shape, self._dtype.to_real()), (meta_tensor(shape, self._dtype) if want_mean else None)
 
 
-def var(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return _moments("var", self, dim, correction, keepdim, False)[0]
+def moment_kernels(moments: Callable) -> tuple[Callable, Callable, Callable, Callable]:
+    """var, std, var_mean and std_mean (the `.correction` overloads' signature) over
+    `moments(name, self, dim, correction, keepdim, want_mean) -> (variance or std, mean)`: the
+    Meta kernels here and the CPU kernels in kernels/statistics.py take the same four forms."""
+
+    def var(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
+        return moments("var", self, dim, correction, keepdim, False)[0]
+
+    def std(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
+        return moments("std", self, dim, correction, keepdim, False)[0]
+
+    def var_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple:
+        return moments("var_mean", self, dim, correction, keepdim, True)
+
+    def std_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple:
+        return moments("std_mean", self, dim, correction, keepdim, True)
+
+    return var, std, var_mean, std_mean
 
 
-def std(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> Tensor:
-    return _moments("std", self, dim, correction, keepdim, False)[0]
-
-
-def var_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _moments("var_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
-
-
-def std_mean(self: Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _moments("std_mean", self, dim, correction, keepdim, True)  # type: ignore[return-value]
+var, std, var_mean, std_mean = moment_kernels(_moments)
 
 
 def logsumexp_with(self: Tensor, dim: Any, keepdim: bool, result: dtype) -> Tensor:
