@@ -189,3 +189,33 @@ def test_statistics_kernels_have_no_meta_branch():
 
     assert "_data is None" not in inspect.getsource(statistics_kernels)
     assert "_data" not in inspect.getsource(statistics_rules)
+
+
+# --- the matrix products: kernels/linalg.py's CPU kernels, meta/linalg.py's rules and Meta kernels --
+
+LINALG = ("mm", "bmm", "addmm", "addmm_", "baddbmm", "baddbmm_", "addmv", "addmv_", "mv", "dot", "vdot")
+
+
+def test_linalg_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import linalg as linalg_kernels
+    from torchpy._aten.meta import linalg as linalg_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in LINALG]
+    assert len(entries) == 19
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), linalg_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), linalg_kernels), entry.qualified_name
+
+
+def test_linalg_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import linalg as linalg_kernels
+    from torchpy._aten.meta import linalg as linalg_rules
+
+    source = inspect.getsource(linalg_kernels)
+    # the in-place builder (_inplace_of) words its error apart on Meta; the kernels have no branch
+    builder = source[source.index("def _inplace_of"):source.index("# --- matmul")]
+    assert "_data is None" not in source.replace(builder, "")
+    assert "_data" not in inspect.getsource(linalg_rules)
