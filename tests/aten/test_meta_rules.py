@@ -219,3 +219,31 @@ def test_linalg_kernels_have_no_meta_branch():
     builder = source[source.index("def _inplace_of"):source.index("# --- matmul")]
     assert "_data is None" not in source.replace(builder, "")
     assert "_data" not in inspect.getsource(linalg_rules)
+
+
+# --- the random ops: kernels/random.py's CPU kernels draw, meta/random.py's Meta kernels do not ----
+
+RANDOM = ("uniform_", "normal_", "random_", "rand", "randn", "randint", "randperm", "normal")
+
+
+def test_random_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import random as random_kernels
+    from torchpy._aten.meta import random as random_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in RANDOM]
+    assert len(entries) == 29
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), random_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), random_kernels), entry.qualified_name
+
+
+def test_random_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import random as random_kernels
+    from torchpy._aten.meta import random as random_rules
+
+    source = inspect.getsource(random_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source and "is_meta" not in source
+    assert "_data" not in inspect.getsource(random_rules)
