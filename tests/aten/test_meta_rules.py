@@ -247,3 +247,34 @@ def test_random_kernels_have_no_meta_branch():
     source = inspect.getsource(random_kernels)
     assert "_data is None" not in source and "_data is not None" not in source and "is_meta" not in source
     assert "_data" not in inspect.getsource(random_rules)
+
+
+# --- the tensor-less factories: kernels/factory.py's CPU kernels fill, meta/factory.py's describe ----
+
+FACTORIES = ("empty", "empty_strided", "zeros", "ones", "full", "scalar_tensor", "arange", "linspace", "eye")
+
+
+def test_factory_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import factory as factory_kernels
+    from torchpy._aten.meta import factory as factory_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS
+               if e.schema.name.split("::")[1] in FACTORIES and e.qualified_name != "aten::empty.out"]
+    assert len(entries) == 21
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), factory_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), factory_kernels), entry.qualified_name
+
+
+def test_factory_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import factory as factory_kernels
+    from torchpy._aten.meta import factory as factory_rules
+
+    for name in ("empty", "empty_strided", "zeros", "ones", "full", "scalar_tensor", "arange_start_step",
+                 "arange_start_out", "linspace", "eye_m"):
+        source = inspect.getsource(getattr(factory_kernels, name))
+        assert "is_meta" not in source and "_data is" not in source and "device)" not in source, name
+    assert "_data" not in inspect.getsource(factory_rules)

@@ -97,7 +97,7 @@ _SMALL = {
     "start": 0, "end": 2, "step": 1, "threshold": 0.0, "value": 1, "weight": 0.5, "p": 2, "ord": 2,
     "decimals": 1, "dim0": 0, "dim1": 1, "dim2": -1, "dimension": 0, "from": 0, "to": 5, "offset": 0,
     "size": 2, "steps": 5, "k": 2, "split_size": 2, "index": 0, "mean": 0.0, "std": 1.0,
-    "n": 5, "low": 0, "high": 5,
+    "n": 5, "low": 0, "high": 5, "fill_value": 1.5, "m": 3,
 }
 
 

@@ -19,7 +19,7 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, meta_tensor
 from ..kernels.elementwise import broadcast_shapes
-from ..kernels.factory import check_shape, element  # the factories' size and element checks (no data)
+from .factory import check_shape, element  # the factories' size and element checks (no data)
 
 
 def number_text(x: float) -> str:
