@@ -278,3 +278,38 @@ def test_factory_kernels_have_no_meta_branch():
         source = inspect.getsource(getattr(factory_kernels, name))
         assert "is_meta" not in source and "_data is" not in source and "device)" not in source, name
     assert "_data" not in inspect.getsource(factory_rules)
+
+
+# --- adaptive pooling: kernels/adaptive_pool(_backward).py's CPU kernels, meta/adaptive_pool.py ------
+
+POOLS = ("_adaptive_avg_pool2d", "_adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+         "_adaptive_avg_pool2d_backward", "_adaptive_avg_pool3d_backward", "adaptive_max_pool2d_backward",
+         "adaptive_max_pool3d_backward")
+
+
+def test_adaptive_pool_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import adaptive_pool as pool_kernels
+    from torchpy._aten.kernels import adaptive_pool_backward as pool_backward_kernels
+    from torchpy._aten.meta import adaptive_pool as pool_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in POOLS and "Meta" in e.dispatch]
+    assert len(entries) == 15
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), pool_rules), entry.qualified_name
+        assert (_defined_in(registry.lookup(cpu), pool_kernels)
+                or _defined_in(registry.lookup(cpu), pool_backward_kernels)), entry.qualified_name
+
+
+def test_adaptive_pool_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import adaptive_pool as pool_kernels
+    from torchpy._aten.kernels import adaptive_pool_backward as pool_backward_kernels
+    from torchpy._aten.kernels import adaptive_pool_composite
+    from torchpy._aten.meta import adaptive_pool as pool_rules
+
+    for module in (pool_kernels, pool_backward_kernels, adaptive_pool_composite):
+        source = inspect.getsource(module)
+        assert "_data is None" not in source and "_data is not None" not in source, module.__name__
+    assert "_data" not in inspect.getsource(pool_rules)
