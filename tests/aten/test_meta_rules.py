@@ -189,3 +189,33 @@ def test_statistics_kernels_have_no_meta_branch():
 
     assert "_data is None" not in inspect.getsource(statistics_kernels)
     assert "_data" not in inspect.getsource(statistics_rules)
+
+
+# --- sorting: kernels/sorting.py's CPU kernels, meta/sorting.py's rules and Meta kernels ----------
+
+SORTING_KERNELS = ("aten::sort.stable", "aten::sort.values_stable", "aten::topk", "aten::topk.values")
+
+
+def test_sorting_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.qualified_name in SORTING_KERNELS]
+    assert len(entries) == 4
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch["CPU"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), sorting_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), sorting_kernels), entry.qualified_name
+
+
+def test_sorting_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    source = inspect.getsource(sorting_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "_data" not in inspect.getsource(sorting_rules)
+    # the array code takes `xp`: only the adapters (and _unique) read a Tensor's array
+    array_code = source[source.index("# --- array code"):source.index("# --- CPU kernels: the adapters")]
+    assert "_data" not in array_code and "np." not in array_code
