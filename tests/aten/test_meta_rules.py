@@ -219,3 +219,47 @@ def test_sorting_kernels_have_no_meta_branch():
     # the array code takes `xp`: only the adapters (and _unique) read a Tensor's array
     array_code = source[source.index("# --- array code"):source.index("# --- CPU kernels: the adapters")]
     assert "_data" not in array_code and "np." not in array_code
+
+
+# --- indexing: kernels/indexing.py's CPU kernels, meta/indexing.py's rules and Meta kernels --------
+
+INDEXING = ("index", "_index_put_impl_", "index_put", "gather", "scatter", "scatter_", "scatter_add",
+            "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_select", "index_add", "index_add_",
+            "nonzero", "masked_scatter", "masked_scatter_", "index_fill", "index_fill_", "index_copy",
+            "index_copy_", "take", "put_")
+
+
+def test_indexing_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    # index_put_ (CompositeExplicitAutograd, no copy) is one kernel on every device
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in INDEXING
+               and "Meta" in e.dispatch and e.qualified_name != "aten::index_put_"]
+    assert len(entries) == 46
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), indexing_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), indexing_kernels), entry.qualified_name
+
+
+def test_indexing_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    source = inspect.getsource(indexing_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "meta_tensor" not in source
+    assert "_data" not in inspect.getsource(indexing_rules)
+
+
+def test_meta_index_with_a_cpu_mask_runs_its_nonzero():
+    # PyTorch's meta index computes a CPU mask's nonzero (only a meta mask's is unknowable)
+    import torch
+    import torchpy
+
+    x = torchpy.empty((3, 4), device="meta")
+    mask = torchpy.tensor([True, False, True])
+    assert x[mask].shape == torch.empty((3, 4), device="meta")[torch.tensor([True, False, True])].shape == (2, 4)
