@@ -90,6 +90,15 @@ def test_copy_kernels_have_no_meta_branch():
     assert 'type == "meta"' not in source.replace('device.type == "meta":  # to the meta device', "")
 
 
+def test_copy_kernels_join_flip_and_tile_through_array_code():
+    # cat / stack / flip / repeat: thin adapters over array code taking the array module
+    for fn in (copy_kernels.joined_values, copy_kernels.flipped_values, copy_kernels.repeated_values):
+        assert next(iter(inspect.signature(fn).parameters)) == "xp", fn.__name__
+    for kernel in (copy_kernels.cat, copy_kernels.stack, copy_kernels.flip, copy_kernels.repeat):
+        source = inspect.getsource(kernel)
+        assert "np.concatenate" not in source and "np.flip" not in source and "np.tile" not in source
+
+
 # --- the selecting pointwise ops: kernels/pointwise_select.py's CPU kernels, meta/pointwise_select.py --
 
 from torchpy._aten.kernels import pointwise_select as select_kernels  # noqa: E402

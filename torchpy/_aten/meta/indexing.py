@@ -225,7 +225,8 @@ def check_index_put_dtypes(self: Tensor, values: Tensor) -> None:
 
 
 def _check_index_dtype(index: Tensor, op: str, meta: bool) -> None:
-    if not is_index_dtype(index._dtype):
+    d = index._dtype
+    if d is not _dt.int64 and d is not _dt.int32:
         suffix = f", but got {index._dtype}" if meta and op == "gather" else ""
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index{suffix}")
 
