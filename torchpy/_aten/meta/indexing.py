@@ -52,7 +52,7 @@ def is_index_dtype(d: _dt.dtype) -> bool:
 
 def has_internal_overlap(t: Tensor) -> bool:
     """Whether elements of t share memory (an expand): stride 0 along a dim of size > 1."""
-    return any(st == 0 and s > 1 for s, st in zip(t._shape, t.stride()))
+    return any(st == 0 and s > 1 for s, st in zip(t._shape, t._stride or t.stride()))
 
 
 def check_no_internal_overlap(t: Tensor) -> None:
