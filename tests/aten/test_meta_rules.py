@@ -90,6 +90,15 @@ def test_copy_kernels_have_no_meta_branch():
     assert 'type == "meta"' not in source.replace('device.type == "meta":  # to the meta device', "")
 
 
+def test_copy_kernels_join_flip_and_tile_through_array_code():
+    # cat / stack / flip / repeat: thin adapters over array code taking the array module
+    for fn in (copy_kernels.joined_values, copy_kernels.flipped_values, copy_kernels.repeated_values):
+        assert next(iter(inspect.signature(fn).parameters)) == "xp", fn.__name__
+    for kernel in (copy_kernels.cat, copy_kernels.stack, copy_kernels.flip, copy_kernels.repeat):
+        source = inspect.getsource(kernel)
+        assert "np.concatenate" not in source and "np.flip" not in source and "np.tile" not in source
+
+
 # --- the selecting pointwise ops: kernels/pointwise_select.py's CPU kernels, meta/pointwise_select.py --
 
 from torchpy._aten.kernels import pointwise_select as select_kernels  # noqa: E402
@@ -351,3 +360,77 @@ def test_split_families_have_no_meta_branch():
             if name == "cumulative":  # the in-place builder (_inplace) words its dtype error apart on Meta
                 source = source.replace(source[source.index("def _inplace"):source.index("register_kernel(")], "")
             assert "_data is None" not in source and "_data is not None" not in source, name
+
+
+# --- sorting: kernels/sorting.py's CPU kernels, meta/sorting.py's rules and Meta kernels ----------
+
+SORTING_KERNELS = ("aten::sort.stable", "aten::sort.values_stable", "aten::topk", "aten::topk.values")
+
+
+def test_sorting_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.qualified_name in SORTING_KERNELS]
+    assert len(entries) == 4
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch["CPU"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), sorting_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), sorting_kernels), entry.qualified_name
+
+
+def test_sorting_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    source = inspect.getsource(sorting_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "_data" not in inspect.getsource(sorting_rules)
+    # the array code takes `xp`: only the adapters (and _unique) read a Tensor's array
+    array_code = source[source.index("# --- array code"):source.index("# --- CPU kernels: the adapters")]
+    assert "_data" not in array_code and "np." not in array_code
+
+
+# --- indexing: kernels/indexing.py's CPU kernels, meta/indexing.py's rules and Meta kernels --------
+
+INDEXING = ("index", "_index_put_impl_", "index_put", "gather", "scatter", "scatter_", "scatter_add",
+            "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_select", "index_add", "index_add_",
+            "nonzero", "masked_scatter", "masked_scatter_", "index_fill", "index_fill_", "index_copy",
+            "index_copy_", "take", "put_")
+
+
+def test_indexing_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    # index_put_ (CompositeExplicitAutograd, no copy) is one kernel on every device
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in INDEXING
+               and "Meta" in e.dispatch and e.qualified_name != "aten::index_put_"]
+    assert len(entries) == 46
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), indexing_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), indexing_kernels), entry.qualified_name
+
+
+def test_indexing_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    source = inspect.getsource(indexing_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "meta_tensor" not in source
+    assert "_data" not in inspect.getsource(indexing_rules)
+
+
+def test_meta_index_with_a_cpu_mask_runs_its_nonzero():
+    # PyTorch's meta index computes a CPU mask's nonzero (only a meta mask's is unknowable)
+    import torch
+    import torchpy
+
+    x = torchpy.empty((3, 4), device="meta")
+    mask = torchpy.tensor([True, False, True])
+    assert x[mask].shape == torch.empty((3, 4), device="meta")[torch.tensor([True, False, True])].shape == (2, 4)
