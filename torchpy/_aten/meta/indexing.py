@@ -21,6 +21,7 @@ import numpy as np
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, meta_tensor
+from . import copy as copy_rules
 from .layout import preserve_strides
 
 NONZERO_META_MESSAGE = (
@@ -56,12 +57,10 @@ def has_internal_overlap(t: Tensor) -> bool:
 
 
 def check_no_internal_overlap(t: Tensor) -> None:
-    """PyTorch refuses to write through a tensor whose elements share memory (an expand)."""
-    if t.numel() and has_internal_overlap(t):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
+    """PyTorch refuses to write through a tensor whose elements share memory (an expand); an
+    empty one writes nothing."""
+    if t.numel():
+        copy_rules.check_no_internal_overlap(t)
 
 
 def clone(t: Tensor) -> Tensor:
