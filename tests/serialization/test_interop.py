@@ -203,3 +203,8 @@ def test_load_state_dict_from_either_side(tmp_path):
     back = torch.nn.Linear(4, 3)
     back.load_state_dict(torch.load(tmp_path / "sd2.pt"))
     assert back.bias.tolist() == reference.bias.tolist()
+
+
+def test_namespace_entry_points():
+    assert torchpy.save is torchpy.serialization.save and torchpy.load is torchpy.serialization.load
+    assert torchpy.serialization.DEFAULT_PROTOCOL == torch.serialization.DEFAULT_PROTOCOL == 2
