@@ -208,3 +208,47 @@ def test_load_state_dict_from_either_side(tmp_path):
 def test_namespace_entry_points():
     assert torchpy.save is torchpy.serialization.save and torchpy.load is torchpy.serialization.load
     assert torchpy.serialization.DEFAULT_PROTOCOL == torch.serialization.DEFAULT_PROTOCOL == 2
+
+
+def test_tensor_attributes_both_ways():
+    theirs = torch.ones(2)
+    theirs.note = "kept"
+    buffer = io.BytesIO()
+    torch.save(theirs, buffer)
+    buffer.seek(0)
+    loaded = torchpy.load(buffer)
+    assert type(loaded) is torchpy.Tensor and loaded.note == "kept" and loaded.tolist() == [1.0, 1.0]
+    ours = torchpy.ones(2)
+    ours.note = "kept"
+    buffer = io.BytesIO()
+    torchpy.save(ours, buffer)
+    buffer.seek(0)
+    back = torch.load(buffer)
+    assert type(back) is torch.Tensor and back.note == "kept"
+
+
+def test_optimizer_checkpoint_both_ways():
+    torch.manual_seed(0)
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model(torch.ones(2)).sum().backward()
+    optimizer.step()
+    buffer = io.BytesIO()
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": 3}, buffer)
+    buffer.seek(0)
+    checkpoint = torchpy.load(buffer)
+    ours = torchpy.nn.Linear(2, 2)
+    ours_optimizer = torchpy.optim.SGD(ours.parameters(), lr=0.5, momentum=0.9)
+    ours.load_state_dict(checkpoint["model"])
+    ours_optimizer.load_state_dict(checkpoint["optimizer"])
+    assert checkpoint["epoch"] == 3 and ours_optimizer.param_groups[0]["lr"] == 0.1
+    buffer = io.BytesIO()
+    torchpy.save({"optimizer": ours_optimizer.state_dict()}, buffer)
+    buffer.seek(0)
+    again = torch.optim.SGD(model.parameters(), lr=1.0, momentum=0.9)
+    again.load_state_dict(torch.load(buffer)["optimizer"])
+    expected = optimizer.state_dict()
+    got = again.state_dict()
+    assert got["param_groups"] == expected["param_groups"]
+    for key in expected["state"]:
+        assert torch.equal(got["state"][key]["momentum_buffer"], expected["state"][key]["momentum_buffer"])

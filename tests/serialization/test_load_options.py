@@ -193,6 +193,41 @@ def test_weights_only_refuses_what_torch_refuses_for_module(tmp_path):
     assert type(model) is torchpy.nn.Linear and model.weight.tolist() == reference.weight.tolist()
 
 
-def test_legacy_format_save_refused():
-    with pytest.raises(NotImplementedError, match="legacy format"):
-        torchpy.save(torchpy.ones(1), io.BytesIO(), _use_new_zipfile_serialization=False)
+def _legacy_state(lib):
+    x = lib.arange(6.0).reshape(2, 3)
+    return {"a": x, "b": x[1], "c": lib.ones(2, dtype=lib.int64), "h": lib.zeros(3, dtype=lib.bfloat16),
+            "p": lib.nn.Parameter(lib.ones(2)), "n": [1, "s", None]}
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_legacy_format_both_ways(tmp_path, weights_only):
+    theirs = tmp_path / "torch_legacy.pt"
+    torch.save(_legacy_state(torch), theirs, _use_new_zipfile_serialization=False)
+    got = torchpy.load(theirs, weights_only=weights_only)
+    assert got["a"].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and got["c"].dtype == torchpy.int64
+    assert got["b"].untyped_storage() is got["a"].untyped_storage() and got["b"].storage_offset() == 3
+    assert type(got["p"]) is torchpy.nn.Parameter and got["n"] == [1, "s", None]
+    assert got["h"].dtype == torchpy.bfloat16
+    ours = tmp_path / "torchpy_legacy.pt"
+    torchpy.save(_legacy_state(torchpy), ours, _use_new_zipfile_serialization=False)
+    back = torch.load(ours, weights_only=weights_only)
+    assert back["a"].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and back["b"].storage_offset() == 3
+    assert back["b"].untyped_storage().data_ptr() == back["a"].untyped_storage().data_ptr()
+    assert isinstance(back["p"], torch.nn.Parameter) and back["h"].dtype == torch.bfloat16
+    assert torchpy.load(ours, weights_only=weights_only)["c"].tolist() == [1, 1]
+    meta = torchpy.load(theirs, map_location="meta")["a"]
+    assert meta.device.type == "meta" and meta.shape == (2, 3)
+
+
+def test_legacy_format_refusals(tmp_path):
+    path = tmp_path / "legacy_point.pt"
+    torch.save({"p": Point(1)}, path, _use_new_zipfile_serialization=False)
+    error = _both_refuse(path)
+    assert "Unsupported global" in str(error)
+    with pytest.raises(RuntimeError, match="mmap can only be used with files saved with"):
+        torchpy.load(path, mmap=True)
+    truncated = tmp_path / "legacy_truncated.pt"
+    torch.save({"a": torch.ones(100)}, truncated, _use_new_zipfile_serialization=False)
+    truncated.write_bytes(truncated.read_bytes()[:-50])
+    with pytest.raises(RuntimeError, match="legacy_truncated.pt"):
+        torchpy.load(truncated)

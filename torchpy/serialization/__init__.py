@@ -23,6 +23,7 @@ import numpy as np
 from .._tensor import dtype as _dt
 from .._tensor.device import CPU, META, device
 from .._tensor.tensor import UntypedStorage
+from ._legacy import load_legacy, save_legacy
 from ._names import TORCH_GLOBALS, find_torchpy_global
 from ._pickler import StorageTable, make_pickler
 from ._storage import LoadedStorage
@@ -136,9 +137,12 @@ def save(obj: object, f: Any, pickle_module: Any = pickle, pickle_protocol: int 
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False) -> None:
     """Save `obj` to a path or a binary file-like object in torch's zip format."""
     if not _use_new_zipfile_serialization:
-        raise NotImplementedError(
-            "torchpy.save writes only the zip format (_use_new_zipfile_serialization=True); "
-            "the legacy format is not supported")
+        if isinstance(f, (str, os.PathLike)):
+            with open(f, "wb") as stream:
+                save_legacy(obj, stream, pickle_module, pickle_protocol)
+        else:
+            save_legacy(obj, f, pickle_module, pickle_protocol)
+        return
     table = StorageTable()
     buffer = io.BytesIO()
     make_pickler(pickle_module)(buffer, pickle_protocol, table).dump(obj)
@@ -229,9 +233,13 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *, weights
                     "mmap can only be used with files saved with "
                     f"`torch.save({name}_use_new_zipfile_serialization=True), "
                     "please torch.save your checkpoint with this option in order to use mmap.")
-            raise RuntimeError(
-                f"{label} is not a zip archive written by torch.save: it is corrupted, or in the legacy "
-                "format (_use_new_zipfile_serialization=False), which torchpy does not read")
+            try:
+                return _load_legacy(stream, label, map_location, pickle_module if not weights_only else None,
+                                    pickle_load_args)
+            except UnpicklingError as e:
+                if weights_only:
+                    raise UnpicklingError(_weights_only_message(str(e))) from None
+                raise
         reader = ZipReader(stream, label)
         mapped = None
         if mmap:
@@ -287,14 +295,38 @@ def _load(reader: ZipReader, map_location: Any, pickle_module: Any, mapped: np.n
     if pickle_module is None:
         return WeightsOnlyUnpickler(data, persistent_load, pickle_load_args.get("encoding", "utf-8")).load()
 
+    unpickler = _checkpoint_unpickler(pickle_module)(data, **pickle_load_args)
+    unpickler.persistent_load = persistent_load
+    return unpickler.load()
+
+
+def _load_legacy(stream: IO[bytes], label: str, map_location: Any, pickle_module: Any,
+                 pickle_load_args: dict) -> Any:
+    def load_pickle(persistent_load: Callable) -> Any:
+        if pickle_module is None:
+            return WeightsOnlyUnpickler(stream, persistent_load, pickle_load_args.get("encoding", "utf-8")).load()
+        unpickler = _checkpoint_unpickler(pickle_module)(stream, **pickle_load_args)
+        unpickler.persistent_load = persistent_load
+        return unpickler.load()
+
+    try:
+        return load_legacy(stream, label, load_pickle, lambda s, loc: _restore(s, loc, map_location),
+                           _is_meta_location(map_location))
+    except (EOFError, pickle.UnpicklingError, ValueError, KeyError, IndexError, TypeError) as e:
+        if isinstance(e, pickle.UnpicklingError) and pickle_module is None and "Weights only" not in str(e) \
+                and ("GLOBAL" in str(e) or "allowlisted" in str(e) or "unrecognized" in str(e)):
+            raise
+        raise RuntimeError(
+            f"{label} is neither a zip archive written by torch.save nor a legacy-format checkpoint "
+            f"(_use_new_zipfile_serialization=False): it is corrupted ({type(e).__name__}: {e})") from None
+
+
+def _checkpoint_unpickler(pickle_module: Any) -> type:
     class CheckpointUnpickler(pickle_module.Unpickler):  # type: ignore[name-defined, misc]
         def find_class(self, module: str, name: str) -> Any:
             found = find_torchpy_global(module, name)
             return found if found is not None else super().find_class(module, name)
-
-    unpickler = CheckpointUnpickler(data, **pickle_load_args)
-    unpickler.persistent_load = persistent_load
-    return unpickler.load()
+    return CheckpointUnpickler
 
 
 def _read_storage(reader: ZipReader, key: str, nbytes: int, mapped: np.ndarray | None, byteorder: str,

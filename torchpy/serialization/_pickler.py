@@ -67,10 +67,12 @@ class StorageRef:
 class StorageTable:
     """The storages met while pickling, numbered in order: key -> flat bytes to write."""
 
-    def __init__(self) -> None:
+    def __init__(self, legacy: bool = False) -> None:
+        self.legacy = legacy  # the legacy format's ids carry a sixth field, view_metadata (None)
         self.keys: dict[int, str] = {}
         self.dtypes: dict[int, dtype] = {}
         self.records: dict[str, np.ndarray] = {}
+        self.itemsizes: dict[str, int] = {}
         self._alive: list[UntypedStorage] = []  # ids stay unique while the table lives
 
     def ref(self, t: Tensor) -> StorageRef:
@@ -83,6 +85,7 @@ class StorageTable:
             key = self.keys[id(storage)] = str(len(self.keys))
             self.dtypes[id(storage)] = d
             self.records[key] = storage_bytes(t)
+            self.itemsizes[key] = d.itemsize
             self._alive.append(storage)
         elif self.dtypes[id(storage)] is not d:
             raise RuntimeError(
@@ -90,7 +93,8 @@ class StorageTable:
         nbytes = storage.nbytes()
         storage_type = _STORAGE_NAMES.get(d)
         numel = nbytes if storage_type is None else nbytes // d.itemsize
-        return StorageRef((_STORAGE, storage_type or _UNTYPED, key, _CPU, numel))
+        persistent_id = (_STORAGE, storage_type or _UNTYPED, key, _CPU, numel)
+        return StorageRef(persistent_id + (None,) if self.legacy else persistent_id)
 
 
 def _tensor_args(t: Tensor, table: StorageTable, requires_grad: bool) -> tuple[TorchName, tuple]:
