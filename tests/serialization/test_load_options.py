@@ -85,6 +85,16 @@ def test_os_system_payload_refused_and_not_run(tmp_path):
     assert not marker.exists()
 
 
+def test_plain_pickle_payload_refused_and_not_run(tmp_path):
+    marker = tmp_path / "marker_plain.txt"
+    _WritesFile.path = str(marker)
+    path = tmp_path / "plain.pt"
+    path.write_bytes(pickle.dumps(_WritesFile(), protocol=2))
+    error = _both_refuse(path)
+    assert "is blocked" in str(error)
+    assert not marker.exists()
+
+
 def test_arbitrary_import_refused(tmp_path):
     path = _crafted(tmp_path, _ImportsModule())
     error = _both_refuse(path)

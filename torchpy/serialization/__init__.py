@@ -309,16 +309,8 @@ def _load_legacy(stream: IO[bytes], label: str, map_location: Any, pickle_module
         unpickler.persistent_load = persistent_load
         return unpickler.load()
 
-    try:
-        return load_legacy(stream, label, load_pickle, lambda s, loc: _restore(s, loc, map_location),
-                           _is_meta_location(map_location))
-    except (EOFError, pickle.UnpicklingError, ValueError, KeyError, IndexError, TypeError) as e:
-        if isinstance(e, pickle.UnpicklingError) and pickle_module is None and "Weights only" not in str(e) \
-                and ("GLOBAL" in str(e) or "allowlisted" in str(e) or "unrecognized" in str(e)):
-            raise
-        raise RuntimeError(
-            f"{label} is neither a zip archive written by torch.save nor a legacy-format checkpoint "
-            f"(_use_new_zipfile_serialization=False): it is corrupted ({type(e).__name__}: {e})") from None
+    return load_legacy(stream, label, load_pickle, lambda s, loc: _restore(s, loc, map_location),
+                       _is_meta_location(map_location))
 
 
 def _checkpoint_unpickler(pickle_module: Any) -> type:

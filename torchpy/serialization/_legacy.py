@@ -23,6 +23,7 @@ from .._tensor.device import CPU, META
 from .._tensor.tensor import UntypedStorage
 from ._pickler import StorageTable, make_pickler
 from ._storage import LoadedStorage
+from ._weights_only import Refusal
 from ._zip import aligned_empty
 
 MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
@@ -53,8 +54,16 @@ def load_legacy(stream: IO[bytes], label: str, load_pickle: Callable[[Callable],
     def refuse(saved_id: Any) -> Any:
         raise RuntimeError(f"unexpected persistent id in a header of {label}")
 
-    if load_pickle(refuse) != MAGIC_NUMBER:
-        raise RuntimeError("Invalid magic number; corrupt file?")
+    try:
+        magic = load_pickle(refuse)
+    except Refusal:
+        raise  # a weights-only refusal: load() words it as torch does
+    except Exception as e:  # noqa: BLE001  (not even a pickle: whatever the bytes made the reader do)
+        raise RuntimeError(
+            f"{label} is neither a zip archive written by torch.save nor a legacy-format checkpoint "
+            f"(_use_new_zipfile_serialization=False): it is corrupted ({type(e).__name__}: {e})") from None
+    if magic != MAGIC_NUMBER:
+        raise RuntimeError(f"Invalid magic number; corrupt file? ({label})")
     protocol_version = load_pickle(refuse)
     if protocol_version != PROTOCOL_VERSION:
         raise RuntimeError(f"Invalid protocol version: {protocol_version}")

@@ -20,6 +20,10 @@ from ._names import TORCH_GLOBALS
 
 UnpicklingError = pickle.UnpicklingError
 
+
+class Refusal(UnpicklingError):
+    """The pickle asks for something outside the allowlist (as opposed to bytes that are no pickle)."""
+
 # never allowed, even if the user tries to allowlist something from them (as torch)
 BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 
@@ -163,14 +167,14 @@ class WeightsOnlyUnpickler:
                 module, name = _readline_global(self.readline)
                 full_path = f"{module}.{name}"
                 if module in BLOCKED_MODULES:
-                    raise UnpicklingError(
+                    raise Refusal(
                         f"Trying to load unsupported GLOBAL {full_path} whose module {module} is blocked.")
                 if full_path in allowed:
                     stack.append(allowed[full_path])
                 elif full_path in user:
                     stack.append(user[full_path])
                 else:
-                    raise UnpicklingError(unsupported_global_message(full_path))
+                    raise Refusal(unsupported_global_message(full_path))
             elif op == pickle.NEWOBJ[0]:
                 args = stack.pop()
                 cls = stack.pop()
@@ -179,7 +183,7 @@ class WeightsOnlyUnpickler:
                 elif known(cls):
                     stack.append(cls.__new__(cls, *args))
                 else:
-                    raise UnpicklingError(
+                    raise Refusal(
                         "Can only create new object for nn.Parameter or classes allowlisted "
                         f"via `add_safe_globals` but got {cls}")
             elif op == pickle.REDUCE[0]:
@@ -189,7 +193,7 @@ class WeightsOnlyUnpickler:
                     message = f"Trying to call reduce for unrecognized function {func}"
                     if hasattr(func, "__self__"):
                         message += f" which belongs to {func.__self__}"
-                    raise UnpicklingError(message)
+                    raise Refusal(message)
                 stack[-1] = func(*args)
             elif op == pickle.BUILD[0]:
                 state = stack.pop()
@@ -208,7 +212,7 @@ class WeightsOnlyUnpickler:
                         for k, v in (slots or {}).items():
                             setattr(inst, k, v)
                 else:
-                    raise UnpicklingError(
+                    raise Refusal(
                         "Can only build Tensor, Parameter, OrderedDict or types allowlisted "
                         f"via `add_safe_globals`, but got {type(inst)}")
             elif op == pickle.APPEND[0]:
@@ -277,9 +281,9 @@ class WeightsOnlyUnpickler:
             elif op == pickle.BINPERSID[0]:
                 pid = stack.pop()
                 if type(pid) is not tuple and type(pid) is not int:
-                    raise UnpicklingError(f"persistent_load id must be tuple or int, but got {type(pid)}")
+                    raise Refusal(f"persistent_load id must be tuple or int, but got {type(pid)}")
                 if type(pid) is tuple and len(pid) > 0 and _ascii(pid[0]) != "storage":
-                    raise UnpicklingError(f"Only persistent_load of storage is allowed, but got {type(pid[0])}")
+                    raise Refusal(f"Only persistent_load of storage is allowed, but got {type(pid[0])}")
                 stack.append(self.persistent_load(pid))
             elif op == pickle.BINGET[0]:
                 stack.append(memo[read(1)[0]])
