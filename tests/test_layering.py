@@ -53,6 +53,8 @@ LAYERS: dict[str, str] = {
     "torchpy.optim": "libraries",
     "torchpy.func": "libraries",
     "torchpy.testing": "libraries",
+    "torchpy.serialization": "libraries",
+    "torchpy.random": "libraries",
     "torchpy.utils.hooks": "libraries",
     "torchpy.utils._grad": "libraries",
     "torchpy.utils.flop_counter": "libraries",

@@ -46,6 +46,8 @@ from .autograd.anomaly_mode import (  # noqa: E402,F401
 )
 
 from . import nn, optim  # noqa: E402,F401  (built on autograd)
+from . import random, serialization  # noqa: E402,F401  (serialization rebuilds nn.Parameter)
+from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402  (torch._C's names, over every layer below)
 
 __version__ = "0.0.1"
