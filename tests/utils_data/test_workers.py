@@ -182,3 +182,31 @@ def test_workers_go_as_soon_as_the_error_is_dropped():
     except ValueError:
         pass
     assert multiprocessing.active_children() == []
+
+
+def test_error_in_the_loop_body_leaves_no_workers():
+    for lib, data in LIBS:
+        def train():
+            for _ in data.DataLoader(list(range(100)), batch_size=2, num_workers=2):
+                raise ArithmeticError("in the training step")
+        with pytest.raises(ArithmeticError):
+            train()
+        _no_children_left()
+
+
+
+def test_out_of_order_loading_yields_every_batch_once():
+    """in_order=False: batches as workers finish them (torch's order is not deterministic then)."""
+    def run(lib, data):
+        class Uneven(data.Dataset):
+            def __getitem__(self, i):
+                if i < 2:
+                    time.sleep(0.2)  # the first batch is slow, so later ones overtake it
+                return i
+
+            def __len__(self):
+                return 12
+        lib.manual_seed(0)
+        batches = list(data.DataLoader(Uneven(), batch_size=2, shuffle=True, num_workers=2, in_order=False))
+        return sorted(tuple(sorted(b.tolist())) for b in batches)
+    same(run)

@@ -303,6 +303,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         # task id -> (worker id,) while outstanding, (worker id, data) once it came early
         self._task_info: dict[int, tuple] = {}
         self._tasks_outstanding = 0
+        self._workers_num_tasks = [0] * self._num_workers
         self._workers_status = [True] * self._num_workers
         self._worker_queue_idx_cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:  # persistent workers: tell each that an epoch starts, and wait for all
@@ -317,20 +318,24 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             self._try_put_index()
 
     def _try_put_index(self) -> None:
-        if self._tasks_outstanding >= self._prefetch_factor * self._num_workers:
+        max_tasks = self._prefetch_factor * self._num_workers
+        if self._tasks_outstanding >= max_tasks:
             return
         try:
             index = self._next_index()
         except StopIteration:
             return
-        for _ in range(self._num_workers):  # the next worker still taking tasks
+        # The next worker still taking tasks; out of order, the next one with room for more.
+        for _ in range(self._num_workers):
             worker_id = next(self._worker_queue_idx_cycle)
-            if self._workers_status[worker_id]:
+            if self._workers_status[worker_id] and (
+                    self._in_order or self._workers_num_tasks[worker_id] < max_tasks // sum(self._workers_status)):
                 break
         else:
-            return  # every worker has ended (iterable datasets): nothing to send
+            return  # none (iterable datasets all ended, or all full): the index is dropped, as in torch
         self._index_queues[worker_id].put((self._send_idx, index))
         self._task_info[self._send_idx] = (worker_id,)
+        self._workers_num_tasks[worker_id] += 1
         self._tasks_outstanding += 1
         self._send_idx += 1
 
@@ -375,7 +380,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     self._shutdown_workers()
                 raise StopIteration
             if len(self._task_info[self._rcvd_idx]) == 2:  # it came early: return it now
-                return self._process_data(self._task_info.pop(self._rcvd_idx)[1])
+                self._rcvd_idx += 1
+                return self._process_data(*self._task_info.pop(self._rcvd_idx - 1))
             task_id, data = self._get_data()
             self._tasks_outstanding -= 1
             if isinstance(data, _worker.IterableDatasetStopIteration):
@@ -386,13 +392,15 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 self._try_put_index()
                 continue
             if task_id != self._rcvd_idx:
+                if not self._in_order:  # in_order=False: whatever is ready, as it comes
+                    return self._process_data(self._task_info.pop(task_id)[0], data)
                 self._task_info[task_id] += (data,)
                 continue
-            del self._task_info[task_id]
-            return self._process_data(data)
+            self._rcvd_idx += 1
+            return self._process_data(self._task_info.pop(task_id)[0], data)
 
-    def _process_data(self, data: Any) -> Any:
-        self._rcvd_idx += 1
+    def _process_data(self, worker_id: int, data: Any) -> Any:
+        self._workers_num_tasks[worker_id] -= 1
         self._try_put_index()
         if isinstance(data, _worker.ExceptionWrapper):
             data.reraise()
