@@ -134,6 +134,7 @@ case("uniform_", lambda t, x: (x * 1).uniform_(generator=gen(t)) * x, A)
 case("random_", lambda t, x: (x * 1).random_(generator=gen(t)) * x, A)
 case("random_.from", lambda t, x: (x * 1).random_(2, 9, generator=gen(t)) * x, A)
 case("random_.to", lambda t, x: (x * 1).random_(7, generator=gen(t)) * x, A)
+case("exponential_", lambda t, x: (x * 1).exponential_(generator=gen(t)) * x, A)
 
 # --- copies and fills --------------------------------------------------------------------------
 

@@ -93,6 +93,7 @@ def has_transposable(specs: dict[str, Any]) -> bool:
 
 # Scalar-like arguments without a default: a value every op that takes them accepts.
 _SMALL = {
+    "num_samples": 2,
     "alpha": 1, "beta": 1, "other": 2, "exponent": 2, "min": -0.5, "max": 0.5, "s": 2, "self": 2,
     "start": 0, "end": 2, "step": 1, "threshold": 0.0, "value": 1, "weight": 0.5, "p": 2, "ord": 2,
     "decimals": 1, "dim0": 0, "dim1": 1, "dim2": -1, "dimension": 0, "from": 0, "to": 5, "offset": 0,
