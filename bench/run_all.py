@@ -19,8 +19,9 @@ import bench_ops  # noqa: E402
 import bench_autograd  # noqa: E402
 import bench_pytree  # noqa: E402
 import bench_modes  # noqa: E402
+import bench_optim  # noqa: E402
 
-BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes]
+BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes, bench_optim]
 
 
 def cpu_description() -> str:
