@@ -263,3 +263,31 @@ def test_a_dispatch_mode_sees_torchs_aten_calls(name):
                  if not op.startswith("aten._local_scalar_dense")] for log in calls]
 
     check(program)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "NAdam", "RAdam", "Adamax",
+                                  "Adadelta", "ASGD", "Rprop"])
+def test_differentiable_step_records_a_graph(name):
+    """differentiable=True: the step runs with grad mode on, so the updated parameter's graph
+    reaches the tensors the gradient was computed from (here grad = x * x)."""
+
+    def program(lib):
+        x = lib.tensor([1.0, 2.0, -3.0], requires_grad=True)
+        p = x.clone()
+        opt = getattr(lib.optim, name)([p], differentiable=True)
+        p.grad = x * x
+        opt.step()
+        grad, = lib.autograd.grad(p.sum(), x)
+        return p, grad
+
+    check(program, policy=scaled(rtol=1e-5, atol=1e-6))
+
+
+@pytest.mark.parametrize("name", ["Adam", "Adagrad", "RMSprop", "NAdam"])
+def test_complex_parameters_are_refused_not_miscomputed(name):
+    """torch steps complex parameters through view_as_real, which torchpy lacks yet: a clear
+    refusal rather than different numbers. (SGD needs no view and steps them as torch.)"""
+    p = torchpy.nn.Parameter(torchpy.ones(2, dtype=torchpy.complex64))
+    p.grad = torchpy.ones(2, dtype=torchpy.complex64)
+    with pytest.raises(NotImplementedError, match="complex parameters"):
+        getattr(torchpy.optim, name)([p]).step()

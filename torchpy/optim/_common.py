@@ -88,5 +88,14 @@ def no_sparse(p: Tensor, name: str) -> None:
         raise RuntimeError(f"{name} does not support sparse gradients")
 
 
-def grads_of(group: dict[str, Any]) -> list[Tensor]:
-    return [p for p in group["params"] if p.grad is not None]
+def grads_of(group: dict[str, Any], complex_checked: bool = False) -> list[Tensor]:
+    """The group's parameters that have a gradient. torch steps a complex parameter through
+    view_as_real, which torchpy lacks: refuse it rather than compute something else
+    (`complex_checked`: the caller raises torch's own refusal)."""
+    params = [p for p in group["params"] if p.grad is not None]
+    if not complex_checked:
+        for p in params:
+            if p.is_complex():
+                raise NotImplementedError("torchpy's optimizers do not support complex parameters yet "
+                                          "(torch steps them through view_as_real)")
+    return params

@@ -49,7 +49,7 @@ class Adafactor(Optimizer):
     def _group_step(self, group: dict[str, Any]) -> None:
         lr = C.item(C.to_scalar(group["lr"]))
         eps1, eps2 = group["eps"]
-        for param in C.grads_of(group):
+        for param in C.grads_of(group, complex_checked=True):
             if param.is_complex():
                 raise RuntimeError("Adafactor does not support complex parameters")
             C.no_sparse(param, "Adafactor")

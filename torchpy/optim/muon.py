@@ -78,7 +78,7 @@ class Muon(Optimizer):
             for group in self.param_groups:
                 lr = C.item(C.to_scalar(group["lr"]))
                 momentum = group["momentum"]
-                for param in C.grads_of(group):
+                for param in C.grads_of(group, complex_checked=True):
                     if param.is_complex():
                         raise RuntimeError("Muon does not support complex parameters")
                     C.no_sparse(param, "Muon")

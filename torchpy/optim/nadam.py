@@ -71,6 +71,13 @@ class NAdam(Optimizer):
                 exp_avg.lerp_(grad, 1 - beta1)
                 exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
                 denom = exp_avg_sq.div(bias_correction2).sqrt()
+                if group["differentiable"]:
+                    # out of place, with mu_product a tensor, so that the graph is kept
+                    denom = denom.add(eps)
+                    mu_product_next = mu_product * mu_next
+                    param.addcdiv_(grad * (-lr * (1.0 - mu) / (1.0 - mu_product)), denom)
+                    param.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - mu_product_next)), denom)
+                    continue
                 product = mu_product.item()
                 mu_product_next = product * mu_next
                 denom.add_(eps)
