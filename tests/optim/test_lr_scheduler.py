@@ -7,9 +7,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-import torch
 
-import torchpy
 from tests.nn.helpers import check
 from tests.oracle import EXACT
 

@@ -11,6 +11,7 @@ formula or option is off by far more (a changed lr, beta or eps moves parameters
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -18,7 +19,7 @@ import torchpy
 from tests.nn.helpers import check
 from tests.oracle import scaled
 
-from .helpers import convert, run_steps
+from .helpers import arrays, convert, run_steps
 
 POLICY = scaled(rtol=1e-5, atol=1e-7)
 
@@ -98,8 +99,6 @@ def test_state_dict_loads_across_libraries_and_continues_identically(case):
         copies = [target.nn.Parameter(v) for v in values]
         loaded = make(target, copies)
         loaded.load_state_dict(state)
-        from .helpers import arrays
-        import numpy as np
         for step in range(3):
             grads = arrays(10 + step)
             for p, g in zip(params, grads):
@@ -152,7 +151,6 @@ def test_default_dtype_float64_makes_float64_steps():
         previous = lib.get_default_dtype()
         lib.set_default_dtype(lib.float64)
         try:
-            import numpy as np
             _, opt, _ = run_steps(lib, lambda lib, ps: lib.optim.Adam(ps), steps=1, dtype=np.float64)
             return opt.state_dict()
         finally:

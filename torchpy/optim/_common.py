@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._aten.public import functions
 from .._tensor import dtype as _dt
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
@@ -28,10 +27,6 @@ def scalar_dtype(is_fused: bool | None = None) -> _dt.dtype:
     if is_fused:
         return _dt.float32
     return _dt.float64 if _dt.get_default_dtype() is _dt.float64 else _dt.float32
-
-
-def zero_step(capturable_or_fused: bool = False, fused: bool | None = None) -> Tensor:
-    return functions.tensor(0.0, dtype=scalar_dtype(is_fused=fused))
 
 
 def check_lr(lr: Any, message: str = "Invalid learning rate: {}") -> None:
