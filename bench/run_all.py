@@ -22,9 +22,10 @@ import bench_pytree  # noqa: E402
 import bench_modes  # noqa: E402
 import bench_serialization  # noqa: E402
 import bench_data  # noqa: E402
+import bench_optim  # noqa: E402
 
 BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes,
-              bench_serialization, bench_data]
+              bench_serialization, bench_data, bench_optim]
 
 
 def cpu_description() -> str:
