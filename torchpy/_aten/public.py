@@ -10,10 +10,13 @@ the op table is built.
 from __future__ import annotations
 
 import types
+from typing import Any, Callable
 
-from . import fast_methods, fast_pointwise
+from .._tensor.torch_function import handle_torch_function, needs_override
+from . import fast_pointwise
 from .build import FUNCTIONS
 from .positional import make_positional_function, probe_tensor
+from .positional_functions import make_value_first_function
 from .python_api import make_function
 
 functions = types.SimpleNamespace()  # torchpy.<name>
@@ -25,9 +28,25 @@ def public_functions(module: str = "") -> dict[str, object]:
     each time: the public namespaces are made once, by torchpy._aten)."""
     probe = probe_tensor()
     # with positional fast paths from the schema where plain-int / plain-tensor calls have them
-    made = {name: make_positional_function(op, probe) or make_function(op)
+    # (a Tensor first: positional.py; else factories, torch.cat & co.: positional_functions.py)
+    made = {name: make_positional_function(op, probe) or make_value_first_function(op, probe) or make_function(op)
             for (mod, name), op in FUNCTIONS.items() if mod == module}
     if not module:
-        made.update(fast_methods.fast_functions(made))  # torch.cat & co.
+        for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
+            made[name] = _atleast(made[name])
         made.update(fast_pointwise.fast_functions(made))  # torch.exp, torch.add & co.
     return made
+
+
+def _atleast(generated: Callable) -> Callable:
+    """torch.atleast_1d(a) / atleast_1d(a, b) / atleast_1d([a, b]): varargs, Python-level in torch
+    (torch/functional.py), so its overrides see the tensors as the arguments."""
+
+    def function(*tensors: Any) -> Any:
+        if needs_override(tensors, {}):
+            return handle_torch_function(function, tensors, *tensors)
+        return generated(tensors[0] if len(tensors) == 1 else tensors)
+
+    function.__name__ = function.__qualname__ = generated.__name__
+    function.__doc__ = generated.__doc__
+    return function
