@@ -12,12 +12,17 @@ from __future__ import annotations
 import types
 from typing import Any, Callable
 
+from .._tensor.function_modes import mode_on, track
+from .._tensor.tensor import Tensor
 from .._tensor.torch_function import handle_torch_function, needs_override
 from . import fast_pointwise
 from .build import FUNCTIONS
 from .positional import make_positional_function, probe_tensor
 from .positional_functions import make_value_first_function
 from .python_api import make_function
+
+_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
+track(globals())
 
 functions = types.SimpleNamespace()  # torchpy.<name>
 linalg = types.SimpleNamespace()  # torchpy.linalg.<name>
@@ -43,6 +48,8 @@ def _atleast(generated: Callable) -> Callable:
     (torch/functional.py), so its overrides see the tensors as the arguments."""
 
     def function(*tensors: Any) -> Any:
+        if len(tensors) == 1 and type(tensors[0]) is Tensor and not (_function_modes and mode_on()):
+            return generated(tensors[0])  # the usual call, no override possible
         if needs_override(tensors, {}):
             return handle_torch_function(function, tensors, *tensors)
         return generated(tensors[0] if len(tensors) == 1 else tensors)
