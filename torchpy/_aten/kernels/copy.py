@@ -376,12 +376,15 @@ def _keysets(tensors: Sequence[Tensor]) -> int:
 
 @register("concat")
 def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    if dim == 0:  # normalized: the default dropped, as a TorchDispatchMode sees torch's call
+        return call(aten("cat"), _keysets(tensors), list(tensors))
     return call(aten("cat"), _keysets(tensors), list(tensors), dim)
 
 
 @register("concat_out")
 def concat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
-    return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, (list(tensors), dim), {"out": out})
+    args = (list(tensors), dim) if dim != 0 else (list(tensors),)  # the default dropped, as for concat
+    return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, args, {"out": out})
 
 
 # --- contiguous, to, type_as ---------------------------------------------------------------------------
