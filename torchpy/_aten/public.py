@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import types
 
-from . import fast_methods, fast_pointwise
+from . import fast_methods
 from .build import FUNCTIONS
 from .positional import make_positional_function, probe_tensor
 from .python_api import make_function
@@ -29,5 +29,4 @@ def public_functions(module: str = "") -> dict[str, object]:
             for (mod, name), op in FUNCTIONS.items() if mod == module}
     if not module:
         made.update(fast_methods.fast_functions(made))  # torch.cat & co.
-        made.update(fast_pointwise.fast_functions(made))  # torch.exp, torch.add & co.
     return made
