@@ -153,15 +153,19 @@ def _arity_lines(source: _Source, found: dict, varargs: OpOverload | None, is_me
     return lines
 
 
-def _fold_lines(source: _Source, folds: dict) -> list[str]:
-    """x.sum(0, keepdim=True) / x.clamp(min=0): keywords naming the trailing positional
-    parameters of a plan go into their positions, as the binder writes them."""
-    lines = ["        n = len(args)"]
-    for (j, names), fold_plans in folds.items():
-        test = " and ".join([f"n == {j}", f"len(kwargs) == {len(names)}"] + [f"{k!r} in kwargs" for k in names])
-        targets = ", ".join(f"a{i}" for i in range(j + len(names)))
+def _fold_lines(source: _Source, folds: dict, is_method: bool) -> list[str]:
+    """x.sum(0, keepdim=True) / x.clamp(min=0) / x.clamp(max=1): keywords naming trailing
+    positional parameters of a plan go into their positions, as the binder writes them, and
+    the parameters left out before them take their defaults."""
+    lines = [f"        n = {'len(args)' if is_method else 'len(args) - 1'}"]
+    for (j, fills), fold_plans in folds.items():
+        keywords = [name for how, name in fills if how == "keyword"]
+        test = " and ".join([f"n == {j}", f"len(kwargs) == {len(keywords)}"] + [f"{k!r} in kwargs" for k in keywords])
+        targets = ([] if is_method else ["self"]) + [f"a{i}" for i in range(j + len(fills))]
+        filled = "".join(f"kwargs[{value!r}], " if how == "keyword" else f"{source.literal(value)}, "
+                         for how, value in fills)
         lines += [f"        if {test}:",
-                  f"            {targets}, = args + ({''.join(f'kwargs[{k!r}], ' for k in names)})"]
+                  f"            {', '.join(targets)}, = args + ({filled})"]
         for plan in fold_plans:
             lines += _plan_lines(source, plan, "            ", subclass=False)
     return lines
@@ -201,9 +205,9 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
              f"        else:",
              f"            n = {count}"]
     lines += ["    " + line for line in _arity_lines(source, found, varargs, is_method, subclass=False)]
-    folds = keyword_folds(python_op, found, probe) if is_method else {}
+    folds = keyword_folds(python_op, found, probe)
     if folds:
-        lines += [f"    elif kwargs and {plain} and not ({mode}):"] + _fold_lines(source, folds)
+        lines += [f"    elif kwargs and {plain} and not ({mode}):"] + _fold_lines(source, folds, is_method)
     # one subclass keeping Tensor's __torch_function__: that handler's work, inline
     lines += ["    if not kwargs:",
               f"        cls = default_handler_class({everything})",

@@ -129,20 +129,41 @@ def varargs_op(python_op: PythonOp, arity_one_ints: bool, probe: Tensor) -> OpOv
     return op
 
 
+_FILLABLE = frozenset({type(None), bool, int, float})  # defaults a keyword fold writes in for a parameter left out
+
+
 def keyword_folds(python_op: PythonOp, found: dict[int, list[Plan]], probe: Tensor) -> dict[tuple, list[Plan]]:
-    """(positional count, trailing parameter names given by keyword) -> the plans without
-    tensors whose call the parser resolves to the same overload, with those keywords, as
-    positionally (x.sum(0, keepdim=True), x.clamp(min=0))."""
+    """(positional count, what fills each later position: ("keyword", name) or ("default",
+    value)) -> the plans without tensors whose call the parser resolves, with those keywords,
+    to the same overload and the same bound arguments as positionally, the parameters left
+    out taking their defaults (x.sum(0, keepdim=True), x.clamp(min=0), x.clamp(max=1))."""
     folds: dict[tuple, list[Plan]] = {}
     for n, arity in found.items():
         for plan in arity:
-            if not n or "Tensor" in plan.forms or "wrap" in plan.forms:
+            if not n or n > 4 or "Tensor" in plan.forms or "wrap" in plan.forms:
                 continue
-            names = tuple(p.name for p in plan.op._schema.arguments[1:1 + n])
+            parameters = plan.op._schema.arguments[1:1 + n]
             values = tuple(_probes(form, probe)[0] for form in plan.forms)
             for j in range(n):
-                args = (probe,) + values[:j]
-                choice = python_op.choose(args, dict(zip(names[j:], values[j:])))
-                if isinstance(choice, tuple) and choice[0].op is plan.op and choice[1] is args and not choice[3]:
-                    folds.setdefault((j, names[j:]), []).append(plan)
+                # the last parameter by keyword; each one between by keyword or left out
+                for named in itertools.product((True, False), repeat=n - 1 - j):
+                    named += (True,)
+                    if any(not given and not (p.has_default and type(p.default_value) in _FILLABLE)
+                           for p, given in zip(parameters[j:], named)):
+                        continue
+                    fills = tuple(("keyword", p.name) if given else ("default", p.default_value)
+                                  for p, given in zip(parameters[j:], named))
+                    if _fold_agrees(python_op, plan, j, fills, values, probe):
+                        folds.setdefault((j, fills), []).append(plan)
     return folds
+
+
+def _fold_agrees(python_op: PythonOp, plan: Plan, j: int, fills: tuple, values: tuple, probe: Tensor) -> bool:
+    args = (probe,) + values[:j]
+    kwargs = {name: v for (how, name), v in zip(fills, values[j:]) if how == "keyword"}
+    positional = (probe,) + values[:j] + tuple(v if how == "keyword" else name for (how, name), v in zip(fills, values[j:]))
+    choice, expected = python_op.choose(args, kwargs), python_op.choose(positional, {})
+    if not isinstance(choice, tuple) or not isinstance(expected, tuple):
+        return False
+    return (choice[0].op is plan.op and expected[0].op is plan.op and choice[1] is args and not choice[3]
+            and len(choice[4]) == len(expected[4]) and choice[5] == expected[5])
