@@ -34,7 +34,8 @@ from .._tensor.function_modes import dispatch_to_mode, mode_on, track
 from .._tensor.function_modes import state as function_state
 from .._tensor.tensor import Size, Tensor, from_array
 from .._tensor.torch_function import (
-    _any_overrides, default_handler_class, dispatch_from_binding, needs_override, run_default,
+    _DECLINED, _any_overrides, default_handler_class, dispatch_from_binding, needs_override, run_default,
+    run_default_binary,
 )
 from .dunders import wrap_number
 from .positional_plans import DROPPABLE, REQUIRED, Plan, keyword_folds, plans, varargs_op
@@ -55,6 +56,7 @@ _GLOBALS: dict[str, Any] = {
     "mode_on": mode_on, "state": function_state, "needs_override": needs_override, "wrap_number": wrap_number,
     "dispatch_from_binding": dispatch_from_binding, "dispatch_to_mode": dispatch_to_mode,
     "_any_overrides": _any_overrides, "default_handler_class": default_handler_class, "run_default": run_default,
+    "run_default_binary": run_default_binary, "_DECLINED": _DECLINED,
     "_all_ints": _all_ints, "__builtins__": __builtins__,
 }
 track(_GLOBALS)
@@ -99,6 +101,15 @@ def _kept_test(source: _Source, a: str, form: str, default: Any) -> str:
     return f"type({a}) is not {type(default).__name__} or {a} != {source.literal(default)}"
 
 
+def _returning(source: _Source, plan: Plan, expr: str) -> str:
+    """`expr`'s result as the parser's binding returns it."""
+    if plan.returns is _tuple_of:
+        return f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
+    if plan.returns is not None:
+        return f"{source.name(plan.returns, 'returns')}(*{expr})"  # torch.return_types.<name>
+    return expr
+
+
 def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool) -> list[str]:
     """The type test for one plan's forms (arguments a0, a1, ...), then one return per number
     of trailing defaults dropped."""
@@ -117,12 +128,18 @@ def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool) -> lis
         if form in ("Tensor", "wrap"):
             keyset.append(f"{a}._keyset")
     op = source.name(plan.op, "op")
+    if names and all(form == "Tensor" for form in plan.forms):
+        # call()'s first step, inline (autograd's kernel for these key sets), as the dunders do
+        operands = ", ".join(["self"] + passed)
+        probed, called = f"hit[0]({op}, hit[1], ({operands},), {{}})", f"call({op}, keyset, {operands})"
+        lines += [f"{indent}keyset = {' | '.join(keyset)}",
+                  f"{indent}hit = {op}.probe_call_raw(keyset | state.salt)",
+                  f"{indent}if hit is not None:",
+                  f"{indent}    return {_returning(source, plan, probed)}",
+                  f"{indent}return {_returning(source, plan, called)}"]
+        return lines
     for kept in range(len(names), -1, -1):
-        expr = f"call({op}, {' | '.join(keyset)}, {', '.join(['self'] + passed[:kept])})"
-        if plan.returns is _tuple_of:
-            expr = f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
-        elif plan.returns is not None:
-            expr = f"{source.name(plan.returns, 'returns')}(*{expr})"  # torch.return_types.<name>
+        expr = _returning(source, plan, f"call({op}, {' | '.join(keyset)}, {', '.join(['self'] + passed[:kept])})")
         default = plan.defaults[kept - 1] if kept else REQUIRED
         if default is REQUIRED or plan.forms[kept - 1] not in DROPPABLE:
             lines.append(f"{indent}return {expr}")
@@ -208,8 +225,20 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     folds = keyword_folds(python_op, found, probe)
     if folds:
         lines += [f"    elif kwargs and {plain} and not ({mode}):"] + _fold_lines(source, folds, is_method)
-    # one subclass keeping Tensor's __torch_function__: that handler's work, inline
-    lines += ["    if not kwargs:",
+    # one subclass keeping Tensor's __torch_function__: that handler's work, inline (for two
+    # tensors, the dunders' one step: run_default_binary)
+    lines += ["    if not kwargs:"]
+    binary = [plan.op for plan in found.get(1, ()) if plan.forms == ("Tensor",)]
+    if binary:
+        pair = "len(args) == 1 and isinstance(self, Tensor) and isinstance(args[0], Tensor)" if is_method else \
+            "len(args) == 2 and isinstance(args[0], Tensor) and isinstance(args[1], Tensor)"
+        operands = "self, args[0]" if is_method else "args[0], args[1]"
+        lines += [f"        if {pair}:",
+                  f"            result = run_default_binary(binding, {source.name(binary[0], 'op')}, {operands}, "
+                  "state.__dict__, True)",
+                  "            if result is not _DECLINED:",
+                  "                return result"]
+    lines += [
               f"        cls = default_handler_class({everything})",
               "        if cls is not None:",
               f"            return run_default(cls, binding, subclassed, {everything}, kwargs)"]
