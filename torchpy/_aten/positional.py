@@ -34,7 +34,7 @@ from .._tensor.function_modes import dispatch_to_mode, mode_on, track
 from .._tensor.function_modes import state as function_state
 from .._tensor.tensor import Size, Tensor, from_array
 from .._tensor.torch_function import (
-    _DECLINED, _any_overrides, default_handler_class, dispatch_from_binding, needs_override, run_default,
+    _DECLINED, default_handler_class, dispatch_from_binding, needs_override, run_default,
     run_default_binary,
 )
 from .dunders import wrap_number
@@ -55,7 +55,7 @@ _GLOBALS: dict[str, Any] = {
     "Tensor": Tensor, "call": call, "_SEQUENCES": (tuple, list, Size), "_NUMBERS": frozenset({bool, int, float, complex}),
     "mode_on": mode_on, "state": function_state, "needs_override": needs_override, "wrap_number": wrap_number,
     "dispatch_from_binding": dispatch_from_binding, "dispatch_to_mode": dispatch_to_mode,
-    "_any_overrides": _any_overrides, "default_handler_class": default_handler_class, "run_default": run_default,
+    "default_handler_class": default_handler_class, "run_default": run_default,
     "run_default_binary": run_default_binary, "_DECLINED": _DECLINED,
     "_all_ints": _all_ints, "__builtins__": __builtins__,
 }
@@ -110,15 +110,18 @@ def _returning(source: _Source, plan: Plan, expr: str) -> str:
     return expr
 
 
-def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool) -> list[str]:
-    """The type test for one plan's forms (arguments a0, a1, ...), then one return per number
-    of trailing defaults dropped."""
+def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool, whole: bool = False,
+                mode: tuple = ()) -> list[str]:
+    """The type test for one plan's forms (arguments a0, a1, ...), then `mode` (the lines that
+    hand a call on plain values to a TorchFunctionMode), then one return per number of
+    trailing defaults dropped. `whole`: `args` is (self, a0, ...) as it stands."""
     tests = _SUBCLASS_TESTS if subclass else _TESTS
     names = [f"a{j}" for j in range(len(plan.forms))]
     lines = []
     if names:
         lines.append(f"{indent}if " + " and ".join(tests[f].format(a=a) for a, f in zip(names, plan.forms)) + ":")
         indent += "    "
+    lines += [indent + line for line in mode]
     passed, keyset = [], ["self._keyset"]
     for a, form in zip(names, plan.forms):
         if form == "wrap":  # a number for a Tensor parameter: the binder's wrapped number
@@ -131,9 +134,10 @@ def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool) -> lis
     if names and all(form == "Tensor" for form in plan.forms):
         # call()'s first step, inline (autograd's kernel for these key sets), as the dunders do
         operands = ", ".join(["self"] + passed)
-        probed, called = f"hit[0]({op}, hit[1], ({operands},), {{}})", f"call({op}, keyset, {operands})"
+        probed = f"hit[0]({op}, hit[1], {'args' if whole else f'({operands},)'}, {{}})"
+        called = f"call({op}, keyset, {operands})"
         lines += [f"{indent}keyset = {' | '.join(keyset)}",
-                  f"{indent}hit = {op}.probe_call_raw(keyset | state.salt)",
+                  f"{indent}hit = {source.name(plan.op.probe_call_raw, 'probe')}(keyset | state.salt)",
                   f"{indent}if hit is not None:",
                   f"{indent}    return {_returning(source, plan, probed)}",
                   f"{indent}return {_returning(source, plan, called)}"]
@@ -149,8 +153,10 @@ def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool) -> lis
     return lines
 
 
-def _arity_lines(source: _Source, found: dict, varargs: OpOverload | None, is_method: bool, subclass: bool) -> list[str]:
-    """The branches over `args` (n: their number after self), at two levels of indent."""
+def _arity_lines(source: _Source, found: dict, varargs: OpOverload | None, is_method: bool, subclass: bool,
+                 mode: tuple = ()) -> list[str]:
+    """The branches over `args` (n: their number after self), at two levels of indent; each
+    taken branch runs `mode` first (its arguments being plain, only a mode can claim it)."""
     lines = []
     for n, arity in found.items():
         lines.append(f"        if n == {n}:")
@@ -158,15 +164,16 @@ def _arity_lines(source: _Source, found: dict, varargs: OpOverload | None, is_me
         if targets:
             lines.append(f"            {', '.join(targets)}, = args")
         for plan in arity:
-            lines += _plan_lines(source, plan, "            ", subclass)
+            lines += _plan_lines(source, plan, "            ", subclass, not is_method, mode)
     if varargs is not None:
         # plain ints as varargs, or one tuple/list/Size of them: the list the parser folds
         given = "args" if is_method else "args[1:]"
         self = "self" if is_method else "args[0]"
         lines += [f"        if n:",
                   f"            values = {given}[0] if n == 1 and type({given}[0]) in _SEQUENCES else {given}",
-                  f"            if _all_ints(values):",
-                  f"                return call({source.name(varargs, 'op')}, {self}._keyset, {self}, list(values))"]
+                  f"            if _all_ints(values):"]
+        lines += ["                " + line for line in mode]
+        lines += [f"                return call({source.name(varargs, 'op')}, {self}._keyset, {self}, list(values))"]
     return lines
 
 
@@ -205,8 +212,6 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     if not found and varargs is None:
         return None
     source = _Source()
-    # one global read while no mode exists anywhere; under one, the stack's emptiness first (a
-    # handler's own calls): mode_on() is called only with a mode on this thread's stack
     mode = "_function_modes and state.modes and mode_on()"
     if is_method:
         signature, everything, count = "self, *args", "(self,) + args", "len(args)"
@@ -214,14 +219,14 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
     else:
         signature, everything, count = "*args", "args", "len(args) - 1"
         plain, subclassed = "args and type(args[0]) is Tensor", "args and isinstance(args[0], Tensor)"
+    # one global read while no mode exists anywhere; under one, the stack's emptiness first (a
+    # handler's own calls): mode_on() is called only with a mode on this thread's stack
+    to_mode = ("if _function_modes and (thread := state.__dict__)['modes'] and mode_on(thread):",
+               f"    return dispatch_to_mode(binding, {everything}, kwargs, thread['modes'])")
     lines = [f"def binding({signature}, **kwargs):",
              f"    if not kwargs and {plain}:",
-             f"        if {mode}:",
-             f"            if not _any_overrides(args):  # plain tensors and numbers: the mode only",
-             f"                return dispatch_to_mode(binding, {everything}, kwargs)",
-             f"        else:",
-             f"            n = {count}"]
-    lines += ["    " + line for line in _arity_lines(source, found, varargs, is_method, subclass=False)]
+             f"        n = {count}"]
+    lines += _arity_lines(source, found, varargs, is_method, subclass=False, mode=to_mode)
     folds = keyword_folds(python_op, found, probe)
     if folds:
         lines += [f"    elif kwargs and {plain} and not ({mode}):"] + _fold_lines(source, folds, is_method)
