@@ -69,6 +69,24 @@ def test_binary_dunders_call_torchs_ops(op):
         same_dispatch(lambda t, x, y: fn(x, y), a, I)
 
 
+def test_dunders_name_methods_and_take_their_overloads_from_the_parser():
+    # dunders.py says which method (or, reflected, which function) each operator is, as torch's
+    # do; which overload takes a tensor and which a number is the parser's choice, not restated
+    import inspect
+    import re
+
+    from torchpy._aten import dunders
+    from torchpy._aten.build import FUNCTIONS, METHODS
+
+    assert not re.search(r"[\"'][a-z_]+\.(Tensor|Scalar)", inspect.getsource(dunders))
+    assert set(dunders._METHODS.values()) | set(dunders._COMMUTED.values()) <= set(METHODS)
+    assert all(("", name) in FUNCTIONS for name in dunders._REFLECTED.values())
+    probe = dunders.probe_tensor()
+    assert dunders._overloads(METHODS["add"], False, probe) == ("add.Tensor", None)  # the number wrapped
+    assert dunders._overloads(METHODS["remainder"], False, probe) == ("remainder.Tensor", "remainder.Scalar")
+    assert dunders._overloads(FUNCTIONS[("", "pow")], True, probe) == ("pow.Tensor_Tensor", "pow.Scalar")
+
+
 @pytest.mark.parametrize("op", INPLACE)
 def test_inplace_dunders_call_torchs_ops(op):
     a, b = _operands(op)

@@ -40,6 +40,7 @@ from .._dispatch import tls as _tls
 from .fastcall import call
 from .kernels.elementwise import quiet
 from .build import FUNCTIONS
+from .positional_plans import probe_tensor
 from .python_api import PythonOp
 
 _local = _tls.local
@@ -183,29 +184,45 @@ def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Calla
     return dunder
 
 
-def _rsub(self: Tensor, other: Any) -> Any:
-    """other - self: aten::rsub (Scalar for a number), self first."""
-    if type(other) is not Tensor:
-        other = _operand(other, False)
-        if other is _NOT_A_NUMBER:
-            return NotImplemented
-    if _overridden(self, other):
-        return dispatch_from_binding(_handler("__rsub__"), (self, other), {})
-    if isinstance(other, Tensor):
-        return _aten("rsub.Tensor")(self, other)
-    return call(_aten("rsub.Scalar"), self._keyset, self, other)
+def _rsub(on_tensor: str, on_number: str | None) -> Callable:
+    """other - self: torch's rsub(self, other), self first (overloads as for the others)."""
+    tensor_op = _aten(on_tensor)
+    number_op = _aten(on_number) if on_number else None
+
+    def dunder(self: Tensor, other: Any) -> Any:
+        if type(other) is not Tensor:
+            other = _operand(other, False)
+            if other is _NOT_A_NUMBER:
+                return NotImplemented
+        if _overridden(self, other):
+            return dispatch_from_binding(_handler("__rsub__"), (self, other), {})
+        if isinstance(other, Tensor):
+            return tensor_op(self, other)
+        if number_op is None:
+            return tensor_op(self, wrap_number(other))
+        return call(number_op, self._keyset, self, other)
+
+    return dunder
 
 
-def _rtruediv(self: Tensor, other: Any) -> Any:
-    """other / self: torch computes self.reciprocal() * other."""
-    if type(other) is not Tensor:
-        other = _operand(other, False)
-        if other is _NOT_A_NUMBER:
-            return NotImplemented
-    if _overridden(self, other):
-        return dispatch_from_binding(_handler("__rtruediv__"), (self, other), {})
-    inverse = _aten("reciprocal")(self)
-    return _aten("mul.Tensor")(inverse, other if isinstance(other, Tensor) else wrap_number(other))
+def _rtruediv(on_tensor: str, on_number: str | None) -> Callable:
+    """other / self: torch computes self.reciprocal() * other (mul's overloads as for x * other)."""
+    mul = _aten(on_tensor)
+    mul_number = _aten(on_number) if on_number else None
+
+    def dunder(self: Tensor, other: Any) -> Any:
+        if type(other) is not Tensor:
+            other = _operand(other, False)
+            if other is _NOT_A_NUMBER:
+                return NotImplemented
+        if _overridden(self, other):
+            return dispatch_from_binding(_handler("__rtruediv__"), (self, other), {})
+        inverse = _aten("reciprocal")(self)
+        if isinstance(other, Tensor):
+            return mul(inverse, other)
+        return mul(inverse, wrap_number(other)) if mul_number is None else mul_number(inverse, other)
+
+    return dunder
 
 
 def _unary(name: str, qualified: str) -> Callable:
@@ -260,49 +277,48 @@ def _matmul(name: str, reflected: bool) -> Callable:
     return dunder
 
 
-# dunder -> (op for a tensor operand, op for a number operand or None to wrap the number)
-_BINARY = {
-    "__add__": ("add.Tensor", None), "__sub__": ("sub.Tensor", None),
-    "__mul__": ("mul.Tensor", None), "__truediv__": ("div.Tensor", None),
-    "__floordiv__": ("floor_divide", None), "__mod__": ("remainder.Tensor", "remainder.Scalar"),
-    "__pow__": ("pow.Tensor_Tensor", "pow.Tensor_Scalar"),
-    "__and__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
-    "__or__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
-    "__xor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
-    "__lshift__": ("__lshift__.Tensor", "__lshift__.Scalar"),
-    "__rshift__": ("__rshift__.Tensor", "__rshift__.Scalar"),
-    "__eq__": ("eq.Tensor", "eq.Scalar"), "__ne__": ("ne.Tensor", "ne.Scalar"),
-    "__lt__": ("lt.Tensor", "lt.Scalar"), "__le__": ("le.Tensor", "le.Scalar"),
-    "__gt__": ("gt.Tensor", "gt.Scalar"), "__ge__": ("ge.Tensor", "ge.Scalar"),
+# What each operator dunder calls, as torch's do (python_variable_methods.cpp, torch/_tensor.py):
+# a Tensor method (x & y: bitwise_and, which torch's aten::__and__ decomposes into), self first.
+# Which of its overloads takes a tensor and which a number is the parser's choice (_overloads).
+_METHODS = {
+    "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+    "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "pow",
+    "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
+    "__lshift__": "__lshift__", "__rshift__": "__rshift__",
+    "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
     # in place
-    "__iadd__": ("add_.Tensor", None), "__isub__": ("sub_.Tensor", None),
-    "__imul__": ("mul_.Tensor", None), "__itruediv__": ("div_.Tensor", None),
-    "__ifloordiv__": ("floor_divide_.Tensor", None),
-    "__imod__": ("remainder_.Tensor", "remainder_.Scalar"),
-    "__ipow__": ("pow_.Tensor", "pow_.Scalar"),
-    "__iand__": ("bitwise_and_.Tensor", "bitwise_and_.Scalar"),
-    "__ior__": ("bitwise_or_.Tensor", "bitwise_or_.Scalar"),
-    "__ixor__": ("bitwise_xor_.Tensor", "bitwise_xor_.Scalar"),
-    "__ilshift__": ("__ilshift__.Tensor", "__ilshift__.Scalar"),
-    "__irshift__": ("__irshift__.Tensor", "__irshift__.Scalar"),
+    "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
+    "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__ipow__": "pow_",
+    "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
+    "__ilshift__": "__ilshift__", "__irshift__": "__irshift__",
 }
 
 # Commutative ops reflect to the same call, self first (2 + x is add(x, 2)).
-_COMMUTED = {
-    "__radd__": ("add.Tensor", None), "__rmul__": ("mul.Tensor", None),
-    "__rand__": ("bitwise_and.Tensor", "bitwise_and.Scalar"),
-    "__ror__": ("bitwise_or.Tensor", "bitwise_or.Scalar"),
-    "__rxor__": ("bitwise_xor.Tensor", "bitwise_xor.Scalar"),
-}
+_COMMUTED = {"__radd__": "add", "__rmul__": "mul", "__rand__": "bitwise_and", "__ror__": "bitwise_or",
+             "__rxor__": "bitwise_xor"}
 
-# Python's __rOP__ for non-commutative ops: the number (or other tensor) is the first operand.
-_REFLECTED = {
-    "__rfloordiv__": ("floor_divide", None),
-    "__rmod__": ("remainder.Tensor", "remainder.Scalar_Tensor"),
-    "__rpow__": ("pow.Tensor_Tensor", "pow.Scalar"),
-    "__rlshift__": ("bitwise_left_shift.Tensor", "bitwise_left_shift.Scalar_Tensor"),
-    "__rrshift__": ("bitwise_right_shift.Tensor", "bitwise_right_shift.Scalar_Tensor"),
-}
+# Python's __rOP__ for non-commutative ops: torch's function with the other operand first
+# (2 ** x is torch.pow(2, x)).
+_REFLECTED = {"__rfloordiv__": "floor_divide", "__rmod__": "remainder", "__rpow__": "pow",
+              "__rlshift__": "bitwise_left_shift", "__rrshift__": "bitwise_right_shift"}
+
+
+def _overloads(python_op: PythonOp, reflected: bool, probe: Tensor) -> tuple[str, str | None]:
+    """(the overload the parser picks for two tensors, the one it picks for a Python number, or
+    None where that is the same overload, taking the number as a wrapped tensor), read from the
+    schema the way the generated bindings read it: by asking the parser with probe arguments."""
+
+    def picked(args: tuple) -> str | None:
+        choice = python_op.choose(args, {})
+        return choice[0].op.name().removeprefix("aten::") if isinstance(choice, tuple) else None
+
+    on_tensor = picked((probe, probe))
+    on_numbers = {picked((n, probe) if reflected else (probe, n)) for n in (0, 0.0, False)} - {None}
+    if on_tensor is None or len(on_numbers) != 1:
+        raise AssertionError(f"{python_op.name}: no single overload for a tensor and for a number")
+    on_number = on_numbers.pop()
+    return on_tensor, (None if on_number == on_tensor else on_number)
+
 
 _UNARY = {"__neg__": "neg", "__abs__": "abs", "__pos__": "positive"}
 
@@ -321,16 +337,18 @@ def _where_method(where: PythonOp) -> Callable:
 def declare_members(methods: dict[str, PythonOp]) -> None:
     """Declare the operator dunders (and Tensor.where); a dunder the op table also generates
     (__and__, __iand__, ...) replaces that binding."""
+    probe = probe_tensor()
     dunders: dict[str, Callable] = {}
-    for name, (tensor_op, number_op) in _BINARY.items():
-        dunders[name] = _binary(name, tensor_op, number_op)
-    for name, (tensor_op, number_op) in _COMMUTED.items():
-        dunders[name] = _binary(name, tensor_op, number_op, arrays=False)
-    for name, (tensor_op, number_op) in _REFLECTED.items():
-        dunders[name] = _reflected(name, tensor_op, number_op)
+    for name, method in _METHODS.items():
+        dunders[name] = _binary(name, *_overloads(methods[method], False, probe))
+    for name, method in _COMMUTED.items():
+        dunders[name] = _binary(name, *_overloads(methods[method], False, probe), arrays=False)
+    for name, function in _REFLECTED.items():
+        dunders[name] = _reflected(name, *_overloads(FUNCTIONS[("", function)], True, probe))
     for name, op in _UNARY.items():
         dunders[name] = _unary(name, op)
-    dunders.update(__rsub__=_rsub, __rtruediv__=_rtruediv, __invert__=_invert,
+    dunders.update(__rsub__=_rsub(*_overloads(FUNCTIONS[("", "rsub")], False, probe)),
+                   __rtruediv__=_rtruediv(*_overloads(methods["mul"], False, probe)), __invert__=_invert,
                    __matmul__=_matmul("__matmul__", reflected=False),
                    __rmatmul__=_matmul("__rmatmul__", reflected=True))
     for name, fn in dunders.items():

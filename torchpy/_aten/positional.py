@@ -38,7 +38,7 @@ from .._tensor.torch_function import (
     run_default_binary,
 )
 from .dunders import wrap_number
-from .positional_plans import DROPPABLE, REQUIRED, Plan, keyword_folds, plans, varargs_op
+from .positional_plans import DROPPABLE, REQUIRED, Plan, keyword_folds, plans, probe_tensor, varargs_op  # noqa: F401  (probe_tensor: re-exported)
 from .python_api import PythonOp, _tuple_of
 
 
@@ -272,9 +272,3 @@ def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | Non
         binding._is_method = True  # type: ignore[attr-defined]
     return binding
 
-
-def probe_tensor() -> Tensor:
-    """A plain tensor to ask the parser with (overload choice depends on types only)."""
-    import numpy as np
-
-    return from_array(np.zeros(1, np.float32), _dt.float32)

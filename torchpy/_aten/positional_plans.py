@@ -15,8 +15,11 @@ from __future__ import annotations
 import itertools
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .._dispatch.ops import OpOverload
-from .._tensor.tensor import Size, Tensor
+from .._tensor import dtype as _dt
+from .._tensor.tensor import Size, Tensor, from_array
 from .python_api import PythonOp
 
 REQUIRED = object()  # a parameter without a default (or a form never dropped)
@@ -167,3 +170,8 @@ def _fold_agrees(python_op: PythonOp, plan: Plan, j: int, fills: tuple, values: 
         return False
     return (choice[0].op is plan.op and expected[0].op is plan.op and choice[1] is args and not choice[3]
             and len(choice[4]) == len(expected[4]) and choice[5] == expected[5])
+
+
+def probe_tensor() -> Tensor:
+    """A plain tensor to ask the parser with (overload choice depends on types only)."""
+    return from_array(np.zeros(1, np.float32), _dt.float32)
