@@ -20,7 +20,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Size, Tensor, from_array, meta_tensor
 from .copy import _strides_like_channels_last, channels_last_strides
-from .reduction_util import accumulate_dtype, out_kernel, register_kernel, write_outs
+from .reduction_util import accumulate_dtype, register_kernel, write_outs
 
 POOLING_DTYPES = (_dt.float32, _dt.float64, _dt.float16, _dt.bfloat16)
 
@@ -261,11 +261,6 @@ register_kernel("_adaptive_avg_pool2d", _adaptive_avg_pool2d)
 register_kernel("_adaptive_avg_pool3d", _adaptive_avg_pool3d)
 register_kernel("adaptive_max_pool2d", adaptive_max_pool2d)
 register_kernel("adaptive_max_pool3d", adaptive_max_pool3d)
-# out= forms: PyTorch generates those of the private ops (CompositeExplicitAutograd) and has
-# CPU kernels for the public ones.
-register_kernel("_adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
-register_kernel("_adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
-register_kernel("adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
-register_kernel("adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
+# The avg pools' out= kernels: made from the private ops' kernels by the YAML's policy.
 register_kernel("adaptive_max_pool2d_out", _max_pool_out(adaptive_max_pool2d))
 register_kernel("adaptive_max_pool3d_out", _max_pool_out(adaptive_max_pool3d))

@@ -21,7 +21,7 @@ from .adaptive_pool import (
     sizes_text,
     suggests_channels_last,
 )
-from .reduction_util import out_kernel, register_kernel
+from .reduction_util import register_kernel
 
 # --- array code ------------------------------------------------------------------------------
 
@@ -150,26 +150,10 @@ def adaptive_max_pool3d_backward(grad_output: Tensor, self: Tensor, indices: Ten
     return _max_pool_backward(3, grad_output, self, indices)
 
 
-def _grad_input_out(functional):  # type: ignore[no-untyped-def]
-    """The .grad_input / .out forms: the functional kernel, written into the given tensor."""
-    write = out_kernel(functional)
-
-    def kernel(*args: Tensor, grad_input: Tensor | None = None, out: Tensor | None = None) -> Tensor:
-        return write(*args, out=grad_input if grad_input is not None else out)
-
-    kernel.__name__ = write.__name__
-    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return kernel
-
-
 register_kernel("_adaptive_avg_pool2d_backward", _adaptive_avg_pool2d_backward)
 register_kernel("_adaptive_avg_pool3d_backward", _adaptive_avg_pool3d_backward)
 register_kernel("adaptive_max_pool2d_backward", adaptive_max_pool2d_backward)
 register_kernel("adaptive_max_pool3d_backward", adaptive_max_pool3d_backward)
-register_kernel("_adaptive_avg_pool2d_backward_out",
-                _grad_input_out(_adaptive_avg_pool2d_backward))
-register_kernel("_adaptive_avg_pool3d_backward_out",
-                _grad_input_out(_adaptive_avg_pool3d_backward))
-register_kernel("adaptive_avg_pool3d_backward_out", _grad_input_out(_adaptive_avg_pool3d_backward))
-register_kernel("adaptive_max_pool2d_backward_out", _grad_input_out(adaptive_max_pool2d_backward))
-register_kernel("adaptive_max_pool3d_backward_out", _grad_input_out(adaptive_max_pool3d_backward))
+# the .out / .grad_input forms: made from these by the YAML's policy; adaptive_avg_pool3d_backward's
+# is PyTorch's CPU kernel of the private op's computation
+register_kernel("adaptive_avg_pool3d_backward", _adaptive_avg_pool3d_backward)

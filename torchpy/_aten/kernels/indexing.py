@@ -36,7 +36,7 @@ from ..build import METHODS
 from ..python_api import make_method
 from ..registry import register
 from .elementwise import broadcast_shapes
-from .variants import check_out_dtype, write_out
+from .variants import write_out
 
 _function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
@@ -57,32 +57,6 @@ NONZERO_META_MESSAGE = (
 def dims(shape: Sequence[int]) -> str:
     """A shape as PyTorch prints it in messages: [3, 4]."""
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def exact_out_of(functional: Callable) -> Callable:
-    """The out= kernel of a structured op: same dtype required, resized when the shape differs."""
-
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        result = functional(*args, **kwargs)
-        check_out_dtype(out, result._dtype)
-        return write_out(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def same_dtype_out_of(functional: Callable, message: Callable[[Tensor, Tensor], str]) -> Callable:
-    """An out= kernel whose op requires out's dtype to equal self's (index, index_select, ...)."""
-
-    def out_kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        if out._dtype is not self._dtype:
-            raise RuntimeError(message(self, out))
-        return write_out(out, functional(self, *args, **kwargs))
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
 
 
 _BELOW_AD_INPLACE_OR_VIEW = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
@@ -392,9 +366,6 @@ def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
 
 
 register("index", index)
-register("index_out", same_dtype_out_of(
-    index, lambda self, out: f"index_out: self ({self._dtype._c10_name}) and result "
-                             f"({out._dtype._c10_name}) must have the same scalar type"))
 
 
 def _check_values_shape(values: Tensor, shape: tuple[int, ...]) -> None:
@@ -482,10 +453,8 @@ def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, ac
 
 register("_index_put_impl_", _index_put_impl_)
 register("_index_put_impl", _index_put_impl)
-register("_index_put_impl_out", exact_out_of(_index_put_impl))
 register("index_put_", index_put_)
 register("index_put", index_put)
-register("index_put_out", exact_out_of(index_put))
 
 
 # --- gather / scatter -----------------------------------------------------------------------------
@@ -569,7 +538,6 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
 
 
 register("gather", gather)
-register("gather_out", exact_out_of(gather))
 
 
 def _check_scatter_shapes(self: Tensor, dim: int, index: Tensor, src: Tensor | None) -> None:
@@ -688,11 +656,10 @@ def _functional(inplace: Callable) -> Callable:
 
 
 def _register_inplace_family(name: str, inplace: Callable) -> None:
-    """name_ (in place), name (on a copy) and name_out (exact dtype), for CPU and Meta."""
+    """name_ (in place) and name (on a copy), for CPU and Meta (name_out: the YAML's policy makes it)."""
     functional = _functional(inplace)
     register(name + "_", inplace)
     register(name, functional)
-    register(name + "_out", exact_out_of(functional))
 
 
 _register_inplace_family("scatter_src", scatter_src_)
@@ -805,8 +772,6 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
 
 
 register("index_select", index_select)
-register("index_select_out", same_dtype_out_of(
-    index_select, lambda self, out: "index_select(): self and result must have the same scalar type"))
 
 
 def _check_index_add(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
@@ -932,8 +897,6 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
 
 
 register("masked_select", masked_select)
-register("masked_select_out", same_dtype_out_of(
-    masked_select, lambda self, out: "masked_select(): self and result must have the same scalar type"))
 
 
 # --- masked_scatter ----------------------------------------------------------------------------------
@@ -981,7 +944,6 @@ def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
 
 register("masked_scatter_", masked_scatter_)
 register("masked_scatter", masked_scatter)
-register("masked_scatter_out", exact_out_of(masked_scatter))
 
 
 # --- index_fill / index_copy -------------------------------------------------------------------------
@@ -1042,7 +1004,6 @@ for _overload, _kernel in (("int_Scalar", index_fill_int_scalar_), ("int_Tensor"
     _functional_fill = _functional_below_autograd(f"aten::index_fill_.{_overload}")
     register(f"index_fill_{_overload}_", _kernel)
     register(f"index_fill_{_overload}", _functional_fill)
-    register(f"index_fill_{_overload}_out", exact_out_of(_functional_fill))
 
 
 def _check_index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
@@ -1129,7 +1090,6 @@ def take(self: Tensor, index: Tensor) -> Tensor:
 
 
 register("take", take)
-register("take_out", exact_out_of(take))
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -1162,7 +1122,6 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 register("put_", put_)
 _put = _functional_below_autograd("aten::put_")
 register("put", _put)
-register("put_out", exact_out_of(_put))
 
 
 def _along_dim_operands(self: Tensor, indices: Tensor, dim: int | None) -> tuple[Tensor, int, Tensor]:

@@ -30,7 +30,7 @@ from ..fastcall import aten as _overload
 from ..fastcall import call
 from ..registry import register
 from .factory import element, write_factory_result
-from .variants import check_out_dtype, write_inplace
+from .variants import check_out_dtype
 
 aten = ops.aten
 
@@ -357,50 +357,6 @@ def vdot(self: Tensor, other: Tensor) -> Tensor:
     return _dot_result(_product(first, other._data, d), d)
 
 
-# --- out= forms ----------------------------------------------------------------------------
-
-def _out_of(functional: Any) -> Any:
-    """out= kernel: compute, check the dtype (PyTorch's structured kernels require it), resize, copy."""
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        result = functional(*args, **kwargs)
-        check_out_dtype(out, result._dtype)
-        return write_factory_result(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def _dot_out_of(functional: Any) -> Any:
-    def out_kernel(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
-        result = functional(self, other)
-        if out._dtype is not self._dtype:
-            raise RuntimeError(f"result dtype {out._dtype._c10_name} does not match input dtype "
-                               f"{self._dtype._c10_name}")
-        return write_factory_result(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def _inplace_of(functional: Any) -> Any:
-    """In-place kernel (addmm_, ...): compute, then write into self, whose shape must be the result's."""
-    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        result = functional(self, *args, **kwargs)
-        if result._shape != self._shape and self._data is None:
-            raise RuntimeError(f"output with shape {_shape_text(self._shape)} doesn't match the broadcast shape "
-                               f"{_shape_text(result._shape)}")
-        if result._shape != self._shape:
-            raise RuntimeError(f"Bad in-place call: input tensor size {_shape_text(self._shape)} and output tensor "
-                               f"size {_shape_text(result._shape)} should match")
-        return write_inplace(self, result)
-
-    inplace.__name__ = functional.__name__ + "_"
-    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
-    return inplace
-
-
 # --- matmul (CompositeImplicitAutograd) ------------------------------------------------------
 
 def _batch_broadcast(a: Sequence[int], b: Sequence[int]) -> list[int]:
@@ -590,13 +546,6 @@ def linear_out(input: Tensor, weight: Tensor, bias: Tensor | None = None, *, out
 for _fn in (mm, bmm, addmm, addmv, baddbmm, dot, vdot):
     register(_fn.__name__, _fn)
 register("mv", mv)
-for _fn in (mm, bmm, addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_out", _out_of(_fn))
-for _fn in (addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_", _inplace_of(_fn))
-register("mv_out", _out_of(mv))
-register("dot_out", _dot_out_of(dot))
-register("vdot_out", _dot_out_of(vdot))
 for _fn in (matmul, matmul_out, outer, outer_out, linear):
     register(_fn.__name__, _fn)
 register("linear_out", linear_out)

@@ -15,7 +15,7 @@ import numpy as np
 from ..._tensor.dtype import dtype
 from ..._tensor.promotion import promote_types
 from ..._tensor.tensor import Tensor
-from .reduction_util import accumulate_dtype, layout, meta, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, layout, meta, register_kernel, wrap
 
 _NAME = "linalg.vector_norm"
 
@@ -119,10 +119,6 @@ def norm_dtype(self: Tensor, p: Any, *, dtype: dtype) -> Tensor:
 
 
 register_kernel("linalg_vector_norm", linalg_vector_norm)
-register_kernel("linalg_vector_norm_out", out_kernel(linalg_vector_norm, "exact"))
 register_kernel("norm", norm)
 register_kernel("norm_dim", norm)
 register_kernel("norm_dtype", norm_dtype)
-register_kernel("norm_out", out_kernel(norm, "exact"))
-register_kernel("norm_dim_out", out_kernel(norm, "exact"))
-register_kernel("norm_dtype_out", out_kernel(norm_dtype, "exact"))

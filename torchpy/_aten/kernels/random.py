@@ -31,7 +31,7 @@ from ..meta.layout import stride_order
 from ..registry import register
 from .elementwise import broadcast_shapes
 from .factory import (
-    check_shape, element, factory_out, is_meta, like_strides, new_tensor, register_backend_select,
+    check_shape, element, is_meta, like_strides, new_tensor, register_backend_select,
 )
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
@@ -659,8 +659,6 @@ for _fn in (uniform_, normal_, random_, random_from, random_to):
     register(_fn.__name__, _fn)
 for _fn in (rand, randn, randint, randint_low, randperm, rand_like, randn_like, randint_like, randint_like_low):
     register(_fn.__name__, _fn)
-for _fn in (rand, randn, randint, randint_low, randperm):
-    register(_fn.__name__ + "_out", factory_out(_fn))
 for _fn in (normal_tensor_float, normal_float_tensor, normal_tensor_tensor):
     register(_fn.__name__, _fn)
 register("normal_float_float", normal_float_float)

@@ -17,7 +17,7 @@ from ..._tensor.dtype import dtype
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..registry import register
-from .reduction_util import accumulate_dtype, check_out_dtype, meta, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, check_out_dtype, meta, register_kernel, wrap
 
 
 def softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
@@ -107,8 +107,6 @@ def _public_out(private: str) -> Any:
 
 register_kernel("_softmax", _softmax)
 register_kernel("_log_softmax", _log_softmax)
-register_kernel("_softmax_out", out_kernel(_softmax, "exact"))
-register_kernel("_log_softmax_out", out_kernel(_log_softmax, "exact"))
 register("softmax", softmax)
 register("log_softmax", log_softmax)
 register("softmax_out", _public_out("_softmax"))

@@ -13,7 +13,7 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, meta_tensor
 from .elementwise import meta_strides
-from .reduction_util import accumulate_dtype, meta, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, meta, register_kernel, wrap
 
 
 def _softmax_grad(grad: np.ndarray, output: np.ndarray, axis: int) -> np.ndarray:
@@ -51,11 +51,5 @@ def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, in
     return _apply(_log_softmax_grad, grad_output, output, dim, input_dtype)
 
 
-def _softmax_backward_data_out(grad_output, output, dim, input_dtype, *, grad_input):
-    return out_kernel(_softmax_backward_data, "exact")(grad_output, output, dim, input_dtype, out=grad_input)
-
-
 register_kernel("_softmax_backward_data", _softmax_backward_data)
 register_kernel("_log_softmax_backward_data", _log_softmax_backward_data)
-register_kernel("_softmax_backward_data_out", _softmax_backward_data_out)
-register_kernel("_log_softmax_backward_data_out", out_kernel(_log_softmax_backward_data, "exact"))
