@@ -99,6 +99,20 @@ def test_a_policy_on_a_modules_own_kernel_fails(tmp_path):
         build._kernel(entry, "CPU", "nonzero_out")
 
 
+def test_entries_sharing_a_made_kernel_agree_on_its_policy(tmp_path):
+    _write(tmp_path, """\
+        - func: relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+          dispatch:
+            CPU: relu_out
+          policy: exact
+        """)
+    (entry,) = load_all(str(tmp_path))
+    assert registry.lookup("relu_out").policy == "generated"  # native_functions' relu.out
+    with pytest.raises(NativeFunctionsError, match=r"ops\.yaml:1: .*kernel 'relu_out' is made with policy "
+                                                   r"'generated' for another entry, and 'exact' here"):
+        build._kernel(entry, "CPU", "relu_out")
+
+
 def test_functional_kernel_names():
     name = out_policy.functional_kernel_name
     assert [name(n) for n in ("add_out", "add_", "clamp_out_meta", "clamp__meta", "meta_pow_out", "add")] == [

@@ -60,9 +60,11 @@ def _kernel(entry: NativeFunction, key_name: str, kernel_name: str) -> Callable:
         if made is None and entry.policy is not None:
             raise NativeFunctionsError(f"{where} names policy {entry.policy!r}, but kernel {kernel_name!r} is a "
                                        "module's own: drop the policy or the registration")
-        if made is not None and made != policy:
+        outs = [a.name for a in entry.schema.arguments if a.kwarg_only and a.is_write]
+        if made is not None and (made != policy or getattr(fn, "out_name", None) not in (None, *outs)):
             raise NativeFunctionsError(f"{where}: kernel {kernel_name!r} is made with policy {made!r} for "
-                                       f"another entry, and {policy!r} here: give one of them its own name")
+                                       f"another entry, and {policy!r} here (or another out= name): give "
+                                       "one of them its own name")
         return fn
     functional_name = (out_policy.functional_kernel_name(kernel_name)
                        if entry.schema.kind.name in ("out", "inplace") else None)

@@ -73,6 +73,7 @@ def make_out(functional: Callable, policy: str, out_name: str = "out", out_error
     from .kernels import variants as v
 
     kernel = _OUT_BUILDERS[policy](v, functional, out_name, out_error)
+    kernel.out_name = out_name  # type: ignore[attr-defined]  (entries sharing the kernel must agree)
     return _named(kernel, functional, "_out", policy)
 
 
