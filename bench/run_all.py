@@ -9,6 +9,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # this tree's torchpy, not whichever one is installed
 
 import numpy  # noqa: E402
 import torch  # noqa: E402
@@ -19,8 +20,12 @@ import bench_ops  # noqa: E402
 import bench_autograd  # noqa: E402
 import bench_pytree  # noqa: E402
 import bench_modes  # noqa: E402
+import bench_serialization  # noqa: E402
+import bench_data  # noqa: E402
+import bench_optim  # noqa: E402
 
-BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes]
+BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes,
+              bench_serialization, bench_data, bench_optim]
 
 
 def cpu_description() -> str:

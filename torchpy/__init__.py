@@ -46,9 +46,12 @@ from .autograd.anomaly_mode import (  # noqa: E402,F401
 )
 
 from . import nn, optim  # noqa: E402,F401  (built on autograd)
+from . import random, serialization  # noqa: E402,F401  (serialization rebuilds nn.Parameter)
+from .serialization import load, save  # noqa: E402,F401
 from . import _C  # noqa: E402  (torch._C's names, over every layer below)
 
 __version__ = "0.0.1"
 from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)
 import torchpy.utils._python_dispatch  # noqa: E402,F401
+import torchpy.utils.data  # noqa: E402,F401  (torch imports torch.utils.data with itself)
 _C._fill_variable_functions(globals())

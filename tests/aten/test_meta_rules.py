@@ -90,6 +90,15 @@ def test_copy_kernels_have_no_meta_branch():
     assert 'type == "meta"' not in source.replace('device.type == "meta":  # to the meta device', "")
 
 
+def test_copy_kernels_join_flip_and_tile_through_array_code():
+    # cat / stack / flip / repeat: thin adapters over array code taking the array module
+    for fn in (copy_kernels.joined_values, copy_kernels.flipped_values, copy_kernels.repeated_values):
+        assert next(iter(inspect.signature(fn).parameters)) == "xp", fn.__name__
+    for kernel in (copy_kernels.cat, copy_kernels.stack, copy_kernels.flip, copy_kernels.repeat):
+        source = inspect.getsource(kernel)
+        assert "np.concatenate" not in source and "np.flip" not in source and "np.tile" not in source
+
+
 # --- the selecting pointwise ops: kernels/pointwise_select.py's CPU kernels, meta/pointwise_select.py --
 
 from torchpy._aten.kernels import pointwise_select as select_kernels  # noqa: E402
@@ -189,3 +198,235 @@ def test_statistics_kernels_have_no_meta_branch():
 
     assert "_data is None" not in inspect.getsource(statistics_kernels)
     assert "_data" not in inspect.getsource(statistics_rules)
+
+
+# --- the matrix products: kernels/linalg.py's CPU kernels, meta/linalg.py's rules and Meta kernels --
+
+LINALG = ("mm", "bmm", "addmm", "addmm_", "baddbmm", "baddbmm_", "addmv", "addmv_", "mv", "dot", "vdot")
+
+
+def test_linalg_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import linalg as linalg_kernels
+    from torchpy._aten.meta import linalg as linalg_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in LINALG]
+    assert len(entries) == 19
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), linalg_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), linalg_kernels), entry.qualified_name
+
+
+def test_linalg_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import linalg as linalg_kernels
+    from torchpy._aten.meta import linalg as linalg_rules
+
+    # (the in-place policy that words its error apart on Meta lives in out_policy.py)
+    assert "_data is None" not in inspect.getsource(linalg_kernels)
+    assert "_data" not in inspect.getsource(linalg_rules)
+
+
+# --- the random ops: kernels/random.py's CPU kernels draw, meta/random.py's Meta kernels do not ----
+
+RANDOM = ("uniform_", "normal_", "random_", "rand", "randn", "randint", "randperm", "normal")
+
+
+def test_random_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import random as random_kernels
+    from torchpy._aten.meta import random as random_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in RANDOM]
+    assert len(entries) == 29
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), random_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), random_kernels), entry.qualified_name
+
+
+def test_random_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import random as random_kernels
+    from torchpy._aten.meta import random as random_rules
+
+    source = inspect.getsource(random_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source and "is_meta" not in source
+    assert "_data" not in inspect.getsource(random_rules)
+
+
+# --- the tensor-less factories: kernels/factory.py's CPU kernels fill, meta/factory.py's describe ----
+
+FACTORIES = ("empty", "empty_strided", "zeros", "ones", "full", "scalar_tensor", "arange", "linspace", "eye")
+
+
+def test_factory_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import factory as factory_kernels
+    from torchpy._aten.meta import factory as factory_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS
+               if e.schema.name.split("::")[1] in FACTORIES and e.qualified_name != "aten::empty.out"]
+    assert len(entries) == 21
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), factory_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), factory_kernels), entry.qualified_name
+
+
+def test_factory_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import factory as factory_kernels
+    from torchpy._aten.meta import factory as factory_rules
+
+    for name in ("empty", "empty_strided", "zeros", "ones", "full", "scalar_tensor", "arange_start_step",
+                 "arange_start_out", "linspace", "eye_m"):
+        source = inspect.getsource(getattr(factory_kernels, name))
+        assert "is_meta" not in source and "_data is" not in source and "device)" not in source, name
+    assert "_data" not in inspect.getsource(factory_rules)
+
+
+# --- adaptive pooling: kernels/adaptive_pool(_backward).py's CPU kernels, meta/adaptive_pool.py ------
+
+POOLS = ("_adaptive_avg_pool2d", "_adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+         "_adaptive_avg_pool2d_backward", "_adaptive_avg_pool3d_backward", "adaptive_max_pool2d_backward",
+         "adaptive_max_pool3d_backward")
+
+
+def test_adaptive_pool_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import adaptive_pool as pool_kernels
+    from torchpy._aten.kernels import adaptive_pool_backward as pool_backward_kernels
+    from torchpy._aten.meta import adaptive_pool as pool_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in POOLS and "Meta" in e.dispatch]
+    assert len(entries) == 15
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), pool_rules), entry.qualified_name
+        assert (_defined_in(registry.lookup(cpu), pool_kernels)
+                or _defined_in(registry.lookup(cpu), pool_backward_kernels)), entry.qualified_name
+
+
+def test_adaptive_pool_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import adaptive_pool as pool_kernels
+    from torchpy._aten.kernels import adaptive_pool_backward as pool_backward_kernels
+    from torchpy._aten.kernels import adaptive_pool_composite
+    from torchpy._aten.meta import adaptive_pool as pool_rules
+
+    for module in (pool_kernels, pool_backward_kernels, adaptive_pool_composite):
+        source = inspect.getsource(module)
+        assert "_data is None" not in source and "_data is not None" not in source, module.__name__
+    assert "_data" not in inspect.getsource(pool_rules)
+
+
+# --- norms, scans, softmax: kernels/{norm,cumulative,softmax,softmax_backward}.py, meta/ rules ---------
+
+SPLIT_FAMILIES = {
+    "norm": (("linalg_vector_norm", "norm"), ("norm",), 10),
+    "cumulative": (("cumsum", "cumsum_", "cumprod", "cumprod_"), ("cumulative",), 6),
+    "softmax": (("_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data"),
+                ("softmax", "softmax_backward"), 8),
+}
+
+
+def test_split_families_meta_kernels_are_the_meta_rules():
+    import importlib
+
+    for family, (names, kernel_modules, count) in SPLIT_FAMILIES.items():
+        rules = importlib.import_module(f"torchpy._aten.meta.{family}")
+        kernels = [importlib.import_module(f"torchpy._aten.kernels.{m}") for m in kernel_modules]
+        entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in names]
+        assert len(entries) == count, family
+        for entry in entries:
+            meta = entry.dispatch["Meta"]
+            cpu = entry.dispatch.get("CPU") or entry.dispatch["CompositeExplicitAutograd"]
+            assert meta == cpu + "_meta", entry.qualified_name
+            assert _defined_in(registry.lookup(meta), rules), entry.qualified_name
+            assert any(_defined_in(registry.lookup(cpu), k) for k in kernels), entry.qualified_name
+
+
+def test_split_families_have_no_meta_branch():
+    import importlib
+
+    for family, (_, kernel_modules, _) in SPLIT_FAMILIES.items():
+        assert "._data" not in inspect.getsource(importlib.import_module(f"torchpy._aten.meta.{family}"))
+        for name in kernel_modules:
+            source = inspect.getsource(importlib.import_module(f"torchpy._aten.kernels.{name}"))
+            assert "_data is None" not in source and "_data is not None" not in source, name
+
+
+# --- sorting: kernels/sorting.py's CPU kernels, meta/sorting.py's rules and Meta kernels ----------
+
+SORTING_KERNELS = ("aten::sort.stable", "aten::sort.values_stable", "aten::topk", "aten::topk.values")
+
+
+def test_sorting_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    entries = [e for e in NATIVE_FUNCTIONS if e.qualified_name in SORTING_KERNELS]
+    assert len(entries) == 4
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch["CPU"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), sorting_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), sorting_kernels), entry.qualified_name
+
+
+def test_sorting_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import sorting as sorting_kernels
+    from torchpy._aten.meta import sorting as sorting_rules
+
+    source = inspect.getsource(sorting_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "_data" not in inspect.getsource(sorting_rules)
+    # the array code takes `xp`: only the adapters (and _unique) read a Tensor's array
+    array_code = source[source.index("# --- array code"):source.index("# --- CPU kernels: the adapters")]
+    assert "_data" not in array_code and "np." not in array_code
+
+
+# --- indexing: kernels/indexing.py's CPU kernels, meta/indexing.py's rules and Meta kernels --------
+
+INDEXING = ("index", "_index_put_impl_", "index_put", "gather", "scatter", "scatter_", "scatter_add",
+            "scatter_add_", "scatter_reduce", "scatter_reduce_", "index_select", "index_add", "index_add_",
+            "nonzero", "masked_scatter", "masked_scatter_", "index_fill", "index_fill_", "index_copy",
+            "index_copy_", "take", "put_")
+
+
+def test_indexing_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    # index_put_ (CompositeExplicitAutograd, no copy) is one kernel on every device
+    entries = [e for e in NATIVE_FUNCTIONS if e.schema.name.split("::")[1] in INDEXING
+               and "Meta" in e.dispatch and e.qualified_name != "aten::index_put_"]
+    assert len(entries) == 46
+    for entry in entries:
+        meta = entry.dispatch["Meta"]
+        cpu = next(k for key, k in entry.dispatch.items() if key != "Meta")
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), indexing_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), indexing_kernels), entry.qualified_name
+
+
+def test_indexing_kernels_have_no_meta_branch():
+    from torchpy._aten.kernels import indexing as indexing_kernels
+    from torchpy._aten.meta import indexing as indexing_rules
+
+    source = inspect.getsource(indexing_kernels)
+    assert "_data is None" not in source and "_data is not None" not in source
+    assert "meta_tensor" not in source
+    assert "_data" not in inspect.getsource(indexing_rules)
+
+
+def test_meta_index_with_a_cpu_mask_runs_its_nonzero():
+    # PyTorch's meta index computes a CPU mask's nonzero (only a meta mask's is unknowable)
+    import torch
+    import torchpy
+
+    x = torchpy.empty((3, 4), device="meta")
+    mask = torchpy.tensor([True, False, True])
+    assert x[mask].shape == torch.empty((3, 4), device="meta")[torch.tensor([True, False, True])].shape == (2, 4)

@@ -140,7 +140,9 @@ OWN_KERNELS = {
     # several out= tensors
     "several outputs": {
         "aminmax_out", "aminmax_out_meta", "max_dim_max", "max_dim_max_meta", "min_dim_min", "min_dim_min_meta",
-        "sort_values", "sort_values_stable", "topk_values", "adaptive_max_pool2d_out", "adaptive_max_pool3d_out",
+        "sort_values", "sort_values_stable", "sort_values_stable_meta", "topk_values", "topk_values_meta",
+        "adaptive_max_pool2d_out", "adaptive_max_pool2d_out_meta", "adaptive_max_pool3d_out",
+        "adaptive_max_pool3d_out_meta",
         "var_mean_out", "var_mean_out_meta", "std_mean_out", "std_mean_out_meta",
     },
     # in place by nature: they write into self rather than compute a result to copy
@@ -153,6 +155,12 @@ OWN_KERNELS = {
         "masked_fill_Scalar__meta", "nan_to_num_", "nan_to_num__meta", "squeeze_", "squeeze__meta",
         "squeeze__dim", "squeeze__dim_meta", "squeeze__dims", "squeeze__dims_meta", "t_", "t__meta",
         "transpose_", "transpose__meta", "unsqueeze_", "unsqueeze__meta",
+        # their Meta kernels: meta/indexing.py's and meta/random.py's rules, checks only
+        "_index_put_impl__meta", "index_add__meta", "index_copy__meta", "index_fill_int_Scalar__meta",
+        "index_fill_int_Tensor__meta", "masked_scatter__meta", "put__meta", "scatter_src__meta",
+        "scatter_value__meta", "scatter_reduce__meta", "scatter_value_reduce__meta", "scatter_add__meta",
+        "scatter_reduce_two__meta", "uniform__meta", "normal__meta", "random__meta", "random_from_meta",
+        "random_to_meta", "exponential_", "exponential__meta",
     },
     # an op-specific rule for out's dtype or size, with its own wording
     "op-specific rule": {
@@ -164,6 +172,8 @@ OWN_KERNELS = {
         "max_all_out", "max_all_out_meta", "min_all_out", "min_all_out_meta", "logsumexp_out", "logsumexp_out_meta",
         "nonzero_out", "where_out", "where_out_meta", "nan_to_num_out", "nan_to_num_out_meta",
         "arange_out", "arange_start_out", "linspace_out", "empty_out",
+        "nonzero_out_meta", "arange_out_meta", "arange_start_out_meta", "linspace_out_meta",
+        "multinomial_out", "multinomial_out_meta",  # out must be Long, in multinomial's words
     },
 }
 

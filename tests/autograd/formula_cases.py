@@ -17,6 +17,7 @@ MODULES = (
     "tests.autograd.test_formulas_extra",
     "tests.autograd.test_formulas_indexing",
     "tests.autograd.test_formulas_linalg",
+    "tests.autograd.test_formulas_optim",
     "tests.autograd.test_formulas_pooling",
     "tests.autograd.test_formulas_reduction",
     "tests.autograd.test_formulas_view",

@@ -91,6 +91,8 @@ case("atan2", lambda t, x, y: t.atan2(x, y), A, C)
 case("hypot", lambda t, x, y: t.hypot(x, y), A, C)
 case("lerp.Scalar", lambda t, x, y: t.lerp(x, y, 0.3), A, B)
 case("lerp.Tensor", lambda t, x, y, w: t.lerp(x, y, w), A, B, COL)
+case("addcmul", lambda t, x, y, z: t.addcmul(x, y, z, value=-0.7), A, B, COL)
+case("addcdiv", lambda t, x, y, z: t.addcdiv(x, y, z, value=2.5), A, B, P)
 case("pow.Tensor_Scalar", lambda t, x: x.pow(3.5), P)
 case("pow.Tensor_Scalar", lambda t, x: x.pow(3), A)
 case("pow.Tensor_Tensor", lambda t, x, y: x.pow(y), P, B)
@@ -134,6 +136,7 @@ case("uniform_", lambda t, x: (x * 1).uniform_(generator=gen(t)) * x, A)
 case("random_", lambda t, x: (x * 1).random_(generator=gen(t)) * x, A)
 case("random_.from", lambda t, x: (x * 1).random_(2, 9, generator=gen(t)) * x, A)
 case("random_.to", lambda t, x: (x * 1).random_(7, generator=gen(t)) * x, A)
+case("exponential_", lambda t, x: (x * 1).exponential_(generator=gen(t)) * x, A)
 
 # --- copies and fills --------------------------------------------------------------------------
 

@@ -165,6 +165,7 @@ def test_fill_and_zero():
     (lambda t, x: (x * 1).random_(), "RandomBackward2"),
     (lambda t, x: (x * 1).random_(0, 5), "RandomBackward0"),
     (lambda t, x: (x * 1).random_(5), "RandomBackward1"),
+    (lambda t, x: (x * 1).exponential_(), "ExponentialBackward0"),
 ])
 def test_random_fills_have_zero_gradient(fn, name):
     check_grad(fn, M, name=name)

@@ -73,6 +73,8 @@ def build(spec: Any, lib: Any, device: str, seed: int = 0) -> Any:
         return [build(s, lib, device, seed + i + 1) for i, s in enumerate(spec)]
     if isinstance(spec, tuple) and spec and spec[0] == "dtype":
         return getattr(lib, spec[1])
+    if spec == ("device",):  # a factory's device=: the device the sample runs on
+        return device
     return spec
 
 
@@ -91,10 +93,12 @@ def has_transposable(specs: dict[str, Any]) -> bool:
 
 # Scalar-like arguments without a default: a value every op that takes them accepts.
 _SMALL = {
+    "num_samples": 2,
     "alpha": 1, "beta": 1, "other": 2, "exponent": 2, "min": -0.5, "max": 0.5, "s": 2, "self": 2,
     "start": 0, "end": 2, "step": 1, "threshold": 0.0, "value": 1, "weight": 0.5, "p": 2, "ord": 2,
     "decimals": 1, "dim0": 0, "dim1": 1, "dim2": -1, "dimension": 0, "from": 0, "to": 5, "offset": 0,
     "size": 2, "steps": 5, "k": 2, "split_size": 2, "index": 0, "mean": 0.0, "std": 1.0,
+    "n": 5, "low": 0, "high": 5, "fill_value": 1.5, "m": 3,
 }
 
 
@@ -112,6 +116,8 @@ def _value(arg: Any, shape: tuple[int, ...], data: str, out: str | None, string:
             return [T((2,), "int64")]
         dtype = "int64" if name in INDEX_NAMES else "bool" if name in MASK_NAMES else data
         return T(shape, dtype)
+    if name == "device" and kind == "Device?" and arg.kwarg_only:
+        return ("device",)  # a tensor-less factory runs where device= says
     if arg.has_default_value():
         return dataclasses.MISSING  # the op's own default
     if optional:

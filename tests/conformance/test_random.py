@@ -328,3 +328,23 @@ def test_normal_of_zero_dim_tensors_keeps_zero_dims_as_torch():
         shapes.append([tuple(r.shape) for r in (lib.normal(s, s), lib.normal(s, 1.0), lib.normal(1.0, s))]
                       + [lib.normal(lib.ones(2, 3).t(), 1.0).is_contiguous()])
     assert shapes[0] == shapes[1]
+
+
+def test_meta_random_ops_leave_every_generator_alone():
+    # A meta random op draws nothing: neither the default generator nor a given one advances.
+    def run(t):
+        t.manual_seed(3)
+        g = t.Generator().manual_seed(5)
+        state, g_state = t.get_rng_state(), g.get_state()
+        m = t.empty(2, 3, device="meta")
+        m.uniform_(), m.normal_(), m.random_(), m.random_(0, 5), m.random_(7), m.uniform_(generator=g)
+        t.rand_like(m), t.randn_like(m), t.randint_like(m, 5), t.randint_like(m, 1, 5, generator=g)
+        t.rand_like(t.empty(2), device="meta"), t.randn_like(t.empty(2), device="meta", generator=g)
+        t.normal(m, 1.0), t.normal(1.0, m), t.normal(m, m), t.normal(0.0, 1.0, (2,), device="meta")
+        t.rand(3, device="meta", generator=g), t.randn(3, device="meta"), t.randperm(4, device="meta")
+        t.randint(0, 5, (2,), device="meta"), t.rand(2, out=t.empty(0, device="meta"))
+        t.randn(2, generator=g, out=t.empty(0, device="meta"))
+        return [bool((state == t.get_rng_state()).all()), bool((g_state == g.get_state()).all()), t.rand(2),
+                t.rand(2, generator=g)]
+
+    check(run, policy=EXACT)

@@ -33,7 +33,7 @@ fast_pointwise.declare_members()
 from .._tensor.creation import as_tensor, tensor  # noqa: E402
 from .._tensor.promotion import can_cast, promote_types  # noqa: E402
 from .._tensor.torch_function import mode_checked  # noqa: E402
-from . import fast_functions, public  # noqa: E402
+from . import public  # noqa: E402
 from .kernels.einsum import einsum_public  # noqa: E402
 from .kernels.indexing import nonzero_public  # noqa: E402
 from .public import public_functions  # noqa: E402,F401  (nn.functional and _C make theirs with it)
@@ -41,7 +41,6 @@ from .python_reductions import norm  # noqa: E402
 
 _functions = vars(public.functions)
 _functions.update(public_functions())
-fast_functions.install(_functions)  # binder-free torchpy.zeros(2, 3), torchpy.mm(a, b), a.matmul(b), ...
 _functions["einsum"] = einsum_public  # varargs and sublists: Python-level in torch
 _functions["norm"] = norm  # Python-level in torch too
 _functions["nonzero"] = nonzero_public  # as_tuple= is Python-level in torch

@@ -1,6 +1,6 @@
 """Tensor members that are Python conveniences over aten ops rather than ops themselves:
 Tensor.to's argument forms, the dtype shorthands (float(), long(), ...), cpu(), type(),
-and the transposing properties T, mT, H, mH.
+new_tensor, and the transposing properties T, mT, H, mH.
 
 `to` follows PyTorch's Python binding: it picks aten::to.dtype, to.device, to.other or
 to.dtype_layout from the arguments' form (all CompositeImplicitAutograd, so a
@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import dtype as _dt
+from .._tensor.creation import tensor
 from .._tensor.device import canonical_device, device as device_type
 from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
 from .._tensor.members import MODES, declare
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
-from .._tensor.function_modes import mode_on, track
+from .._tensor.function_modes import call_mode, mode_on, track
 from .fastcall import aten, call, call_kw
 from .kernels.view import tensor_type_name
 
@@ -137,7 +138,21 @@ def type_(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs:
     return to(self, _as_dtype(dtype), non_blocking)
 
 
+def new_tensor(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """x.new_tensor(data): a copy of data with x's dtype and device unless given (a hand-written
+    binding in torch, not one from the op table)."""
+    if _function_modes and mode_on():
+        return call_mode(Tensor.new_tensor, self, *args, **kwargs)
+    return _new_tensor(self, *args, **kwargs)
+
+
+def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+                layout: Any = None, pin_memory: bool = False) -> Tensor:
+    return tensor(data, dtype=dtype or self._dtype, device=device or self._device, requires_grad=requires_grad)
+
+
 def declare_members() -> None:
+    declare("new_tensor", new_tensor, checks=MODES)
     declare("to", to, checks=MODES, replaces_generated=True)  # torch's Python-level argument forms
     declare("cpu", cpu, checks=MODES)
     type_.__name__ = type_.__qualname__ = "type"

@@ -13,6 +13,7 @@ from .derivatives import (  # noqa: F401  (each module declares its family's for
     copy as _copy_formulas,
     indexing as _indexing_formulas,
     linalg as _linalg_formulas,
+    optim_ops as _optim_ops_formulas,
     pooling as _pooling_formulas,
     reduction as _reduction_formulas,
     view as _view_formulas,

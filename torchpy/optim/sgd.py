@@ -6,6 +6,7 @@ from typing import Any, Callable, Iterable
 
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
+from ._common import check_fused_device, check_fused_options
 from .optimizer import Optimizer, _use_grad_for_differentiable
 
 __all__ = ["SGD"]
@@ -33,6 +34,7 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         # foreach / fused are accepted and run the single-tensor path: the same numbers, other aten calls
         super().__init__(params, defaults)
+        check_fused_options(fused, foreach, differentiable)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
@@ -52,6 +54,9 @@ class SGD(Optimizer):
         for group in self.param_groups:
             momentum = group["momentum"]
             params = [p for p in group["params"] if p.grad is not None]
+            if group["fused"]:
+                for p in params:
+                    check_fused_device(p)
             buffers = [self.state[p].get("momentum_buffer") for p in params] if momentum != 0 else []
             _single_tensor_sgd(params, buffers, weight_decay=group["weight_decay"], momentum=momentum,
                                lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],

@@ -33,6 +33,8 @@ from ..meta.copy import (  # noqa: F401 - re-exported for adaptive_pool, the aut
 from ..meta.layout import is_non_overlapping_and_dense, preserve_strides  # noqa: F401 - the engine's
 from .variants import write_out
 
+Array = Any
+
 
 # --- layouts: the rules live in meta/copy.py (they need no data) ---------------------------------
 
@@ -278,6 +280,14 @@ for _name in ("clone", "_to_copy", "copy_", "copy", "fill_", "fill__tensor", "ze
 # --- cat, stack: sizes, checks, dtype and memory format are meta/copy.py's rules --------------------
 
 
+def joined_values(xp: Any, arrays: list[Array], d: int, out: Array) -> Array:
+    """`arrays` (of out's dtype) joined along d into `out` (concatenate alone would follow the
+    inputs' memory order)."""
+    if arrays:
+        xp.concatenate(arrays, axis=d, out=out)
+    return out
+
+
 def _joined(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: _dt.dtype, memory_format: Any) -> Tensor:
     """The output of cat/stack: `arrays` joined along d, laid out as the rule says."""
     if memory_format is contiguous_format:
@@ -285,11 +295,8 @@ def _joined(arrays: list[np.ndarray], d: int, shape: tuple, result_dtype: _dt.dt
     else:
         strides = channels_last_strides(shape)
     np_dtype = _dt.to_numpy_dtype(result_dtype)
-    arrays = [cast_array(a, np_dtype) for a in arrays]
     out = np.empty(shape, np_dtype) if strides is None else empty_strided_array(shape, strides, np_dtype)
-    if arrays:  # into `out`: np.concatenate alone would follow the inputs' memory order
-        np.concatenate(arrays, axis=d, out=out)
-    return fresh(out, result_dtype, strides)
+    return fresh(joined_values(np, [cast_array(a, np_dtype) for a in arrays], d, out), result_dtype, strides)
 
 
 def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
@@ -315,9 +322,8 @@ def _cat_same_dtype(tensors: Sequence[Tensor], dim: int) -> Tensor | None:
     shape = ref[:d] + (total,) + ref[d + 1:]
     if 0 in shape:
         return None
-    out = np.empty(shape, arrays[0].dtype)  # C order whatever the inputs' order
-    np.concatenate(arrays, axis=d, out=out)
-    return from_array(out, dtype)
+    # C order whatever the inputs' order
+    return from_array(joined_values(np, arrays, d, np.empty(shape, arrays[0].dtype)), dtype)
 
 
 @register("cat")
@@ -346,8 +352,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 arrays.append(t._data.reshape(unit))
             else:
                 out = np.empty(shape[:d] + (n,) + shape[d:], arrays[0].dtype)
-                np.concatenate(arrays, axis=d, out=out)
-                return from_array(out, dtype)
+                return from_array(joined_values(np, arrays, d, out), dtype)
     d, unit, shape, memory_format, result_dtype = rules.stack_rule(tensors, dim)
     return _joined([t._data.reshape(unit) for t in tensors], d, shape, result_dtype, memory_format)
 
@@ -371,12 +376,15 @@ def _keysets(tensors: Sequence[Tensor]) -> int:
 
 @register("concat")
 def concat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    if dim == 0:  # normalized: the default dropped, as a TorchDispatchMode sees torch's call
+        return call(aten("cat"), _keysets(tensors), list(tensors))
     return call(aten("cat"), _keysets(tensors), list(tensors), dim)
 
 
 @register("concat_out")
 def concat_out(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor) -> Tensor:
-    return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, (list(tensors), dim), {"out": out})
+    args = (list(tensors), dim) if dim != 0 else (list(tensors),)  # the default dropped, as for concat
+    return call_kw(aten("cat.out"), _keysets(tensors) | out._keyset, args, {"out": out})
 
 
 # --- contiguous, to, type_as ---------------------------------------------------------------------------
@@ -478,10 +486,13 @@ def _local_scalar_dense_meta(self: Tensor) -> Any:
 @register("flip")
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = rules.flip_dims(self._shape, dims)
-    # a copy in the input's layout, as torch's (np.ascontiguousarray would make a 0-dim array
-    # 1-dim, and may hand back the input's own memory)
-    flipped = np.flip(self._data, axes) if axes else self._data
-    return fresh(flipped.copy(order="K"), self._dtype, preserve_strides(self._shape, self.stride()))
+    return fresh(flipped_values(np, self._data, axes), self._dtype, preserve_strides(self._shape, self.stride()))
+
+
+def flipped_values(xp: Any, data: Array, axes: tuple[int, ...]) -> Array:
+    """A copy of data reversed along `axes`, in data's layout, as torch's (ascontiguousarray
+    would make a 0-dim array 1-dim, and may hand back the input's own memory)."""
+    return (xp.flip(data, axes) if axes else data).copy(order="K")
 
 
 @register("flip_out")
@@ -495,7 +506,14 @@ def flip_out(self: Tensor, dims: Sequence[int], *, out: Tensor) -> Tensor:
 def repeat(self: Tensor, repeats: Sequence[int]) -> Tensor:
     repeats = tuple(repeats)
     padded, shape = rules.repeat_shapes(self._shape, repeats)
-    return fresh(np.tile(self._data.reshape(padded), repeats).reshape(shape), self._dtype, None)  # (tile copies)
+    return fresh(repeated_values(np, self._data, padded, repeats, shape), self._dtype, None)
+
+
+def repeated_values(xp: Any, data: Array, padded: tuple[int, ...], repeats: tuple[int, ...],
+                    shape: tuple[int, ...]) -> Array:
+    """data (viewed as `padded`, its shape with leading 1s) tiled `repeats` times, as `shape`
+    (a fresh C-order array: tile copies)."""
+    return xp.tile(data.reshape(padded), repeats).reshape(shape)
 
 
 @register("repeat_out")

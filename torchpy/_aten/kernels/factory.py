@@ -1,10 +1,11 @@
 """Factories: new tensors from sizes, fill values and ranges.
 
-empty, empty_strided, zeros, ones, full, arange, linspace, eye, the *_like forms
-and the new_* methods. Each kernel picks the dtype (torch's inference rules),
-the strides (memory_format; preserve_format keeps the source's layout) and the
-device: on cpu it allocates and fills a NumPy array, on meta it returns sizes and
-strides only. The same kernel serves both keys.
+empty, empty_strided, zeros, ones, full, arange, linspace, eye: CPU kernels that take
+their shapes, dtypes and plans from meta/factory.py's rules and fill NumPy arrays; the
+Meta kernels are those rules (registered here as `<name>_meta`). The *_like forms and the
+new_* methods have a tensor argument and are CompositeExplicitAutograd, as in PyTorch: they
+pick the dtype, the strides (memory_format; preserve_format keeps the source's layout) and
+the device, and allocate there (`new_tensor`, `filled`: at::empty's part).
 
 A factory with no tensor argument gives the dispatcher no backend key to go on.
 As in PyTorch, such ops have a BackendSelect kernel (the thread's included set
@@ -25,6 +26,10 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format
 from ..._tensor.tensor import Tensor, contiguous_strides, from_array, meta_tensor
+from ..meta import factory as rules
+from ..meta.factory import (  # noqa: F401  (check_shape, element: the factories' rules, used across kernels)
+    _default_float, arange_dtype, arange_plan, check_range_dtype, check_shape, element, format_strides, size_text,
+)
 from ..meta.layout import preserve_strides
 from ..registry import register
 from .variants import resize_
@@ -61,19 +66,6 @@ def register_backend_select(*qualified_names: str) -> None:
 
 
 # --- sizes, strides, allocation -------------------------------------------------------------
-
-def _size_text(shape: Sequence[int]) -> str:
-    return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def check_shape(size: Sequence[int]) -> tuple[int, ...]:
-    """`size` as a shape, with PyTorch's error for a negative dimension."""
-    shape = tuple(size)
-    if shape and min(shape) < 0:
-        negative = next(s for s in shape if s < 0)
-        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {_size_text(shape)}")
-    return shape
-
 
 def is_meta(device: Any) -> bool:
     return device is not None and device.type == "meta"
@@ -134,32 +126,6 @@ def filled(shape: tuple[int, ...], d: _dt.dtype, device: Any, value: Any,
     return wrap(array, d, strides)
 
 
-def _channels_last_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    # Channels innermost, then the spatial dims from last to first, then the batch.
-    # Sizes are used as they are (a 0 channel count gives 0 strides), as PyTorch does.
-    strides = [0] * len(shape)
-    running = 1
-    for dim in [1, *range(len(shape) - 1, 1, -1), 0]:
-        strides[dim] = running
-        running *= shape[dim]
-    return tuple(strides)
-
-
-def format_strides(shape: tuple[int, ...], memory_format: Any) -> tuple[int, ...] | None:
-    """Strides for an explicit memory_format (None: contiguous)."""
-    if memory_format is None or memory_format is contiguous_format:
-        return None
-    if memory_format is channels_last:
-        if len(shape) != 4:
-            raise RuntimeError("required rank 4 tensor to use channels_last format")
-        return _channels_last_strides(shape)
-    if memory_format is channels_last_3d:
-        if len(shape) != 5:
-            raise RuntimeError("required rank 5 tensor to use channels_last_3d format")
-        return _channels_last_strides(shape)
-    raise RuntimeError("unsupported memory format Preserve")
-
-
 def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
     """Strides of an *_like result (None: contiguous)."""
     if memory_format is not None and memory_format is not preserve_format:
@@ -174,74 +140,12 @@ def like_strides(self: Tensor, memory_format: Any) -> tuple[int, ...] | None:
     return preserve_strides(shape, strides)
 
 
-# --- fill values --------------------------------------------------------------------------
-
-# c10's names for element types, as its overflow message prints them.
-def _overflow(d: _dt.dtype) -> RuntimeError:
-    return RuntimeError(f"value cannot be converted to type {d._cpp_type_name} without overflow")
-
-
-_FLOAT_MAX = {d: float(ml_dtypes.finfo(_dt.to_numpy_dtype(d)).max)
-              for d in (_dt.float16, _dt.bfloat16, _dt.float32, _dt.float64)}
-_INT_RANGE = {d: (int(np.iinfo(_dt.to_numpy_dtype(d)).min), int(np.iinfo(_dt.to_numpy_dtype(d)).max))
-              for d in (_dt.uint8, _dt.int8, _dt.int16, _dt.int32, _dt.int64)}
-
-
-def _float_fits(value: float, d: _dt.dtype) -> bool:
-    return not math.isfinite(value) or abs(value) <= _FLOAT_MAX[d]
-
-
-def element(value: Any, d: _dt.dtype, numel: int = 0) -> Any:
-    """A Python number as an element of `d`, with c10's overflow check: ints wrap into
-    unsigned types from below, bool takes anything, and so do 16-bit floats when filling a
-    single element (PyTorch fills one element without the check)."""
-    if d is _dt.bool:
-        return bool(value)
-    if type(value) is float and d.is_floating_point:  # the common case, checked inline
-        if (d is _dt.float32 or (d.itemsize == 2 and numel != 1)) and abs(value) > _FLOAT_MAX[d] \
-                and math.isfinite(value):
-            raise _overflow(d)
-        return value
-    if d.is_complex:
-        value = complex(value)
-        if d is _dt.complex64 and not (_float_fits(value.real, _dt.float32) and _float_fits(value.imag, _dt.float32)):
-            raise _overflow(d)
-        return value
-    if isinstance(value, complex) or isinstance(value, np.complexfloating):
-        if value.imag != 0:
-            raise _overflow(d)
-        value = value.real
-    if d.is_floating_point:
-        value = float(value)
-        checked = d is _dt.float32 or (d.itemsize == 2 and numel != 1)
-        if checked and not _float_fits(value, d):
-            raise _overflow(d)
-        return value
-    lowest, highest = _INT_RANGE[d]
-    if isinstance(value, (float, np.floating)):
-        if not math.isfinite(value):
-            raise _overflow(d)
-        value = math.trunc(value)
-    value = int(value)
-    if lowest < 0:
-        if not lowest <= value <= highest:
-            raise _overflow(d)
-        return value
-    if value > highest or -value > highest:
-        raise _overflow(d)
-    return value % (highest + 1)
-
-
-def _default_float(dtype: _dt.dtype | None) -> _dt.dtype:
-    return dtype if dtype is not None else _dt.get_default_dtype()
-
-
 # --- empty, zeros, ones, full -----------------------------------------------------------------
 
 def empty(size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
           pin_memory: bool | None = None, memory_format: Any = None) -> Tensor:
     shape = check_shape(size)
-    return new_tensor(shape, _default_float(dtype), device, format_strides(shape, memory_format))
+    return new_tensor(shape, _default_float(dtype), None, format_strides(shape, memory_format))
 
 
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: _dt.dtype | None = None,
@@ -249,32 +153,32 @@ def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: _dt.dtyp
     if len(size) != len(stride):
         raise RuntimeError(
             f"dimensionality of sizes ({len(size)}) must match dimensionality of strides ({len(stride)})")
-    return new_tensor(check_shape(size), _default_float(dtype), device, tuple(stride))
+    return new_tensor(check_shape(size), _default_float(dtype), None, tuple(stride))
 
 
 def zeros(size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
           pin_memory: bool | None = None) -> Tensor:
-    if size and min(size) < 0 and not is_meta(device):
+    if size and min(size) < 0:
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    return filled(check_shape(size), _default_float(dtype), device, 0)  # 0 and 1 fit every dtype
+    return filled(check_shape(size), _default_float(dtype), None, 0)  # 0 and 1 fit every dtype
 
 
 def ones(size: Sequence[int], *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
          pin_memory: bool | None = None) -> Tensor:
-    return filled(check_shape(size), _default_float(dtype), device, 1)
+    return filled(check_shape(size), _default_float(dtype), None, 1)
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: _dt.dtype | None = None, layout: Any = None,
          device: Any = None, pin_memory: bool | None = None) -> Tensor:
     d = dtype if dtype is not None else _dt.scalar_default_dtype(fill_value)  # full(.., 2) is int64
     shape = check_shape(size)
-    return filled(shape, d, device, element(fill_value, d, math.prod(shape)))
+    return filled(shape, d, None, element(fill_value, d, math.prod(shape)))
 
 
 def scalar_tensor(s: Any, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
                   pin_memory: bool | None = None) -> Tensor:
     # The default dtype whatever the number's type: scalar_tensor(1) is 1. in float32.
-    return full((), s, dtype=_default_float(dtype), device=device)
+    return full((), s, dtype=_default_float(dtype))
 
 
 # --- *_like and new_* -------------------------------------------------------------------------
@@ -342,67 +246,6 @@ def new_full(self: Tensor, size: Sequence[int], fill_value: Any, *, dtype: _dt.d
 
 # --- arange -------------------------------------------------------------------------------------
 
-def _number_text(x: Any) -> str:
-    """A number as c10 prints a Scalar (1.0 -> 1, inf -> inf)."""
-    if isinstance(x, float) and x.is_integer():
-        return str(int(x))
-    return str(x)
-
-
-def _is_floating_number(x: Any) -> bool:
-    kind = type(x)
-    if kind is int or kind is bool:
-        return False
-    if kind is float:
-        return True
-    return isinstance(x, (float, np.floating)) or (isinstance(x, numbers.Number) and not isinstance(x, numbers.Integral))
-
-
-def _arange_dtype(start: Any, end: Any, step: Any, dtype: _dt.dtype | None) -> _dt.dtype:
-    if dtype is not None:
-        return dtype
-    return _dt.get_default_dtype() if any(map(_is_floating_number, (start, end, step))) else _dt.int64
-
-
-def _check_range_dtype(d: _dt.dtype, op: str) -> None:
-    if d is _dt.bool or d.is_complex:
-        raise NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
-
-
-_INT64_MAX = 2**63 - 1
-
-
-def arange_plan(start: Any, end: Any, step: Any, d: _dt.dtype) -> tuple[int, Any, Any]:
-    """(length, first value, step) of arange in `d`, with PyTorch's checks and length rule.
-
-    Integer dtypes truncate start and step first; the length comes from the original
-    values in double precision, except for int64, which counts with the truncated ints
-    (exact beyond 2**53)."""
-    _check_range_dtype(d, "arange_cpu")
-    start_d, end_d, step_d = float(start), float(end), float(step)
-    if step_d == 0:
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(start_d) and math.isfinite(end_d)):
-        raise RuntimeError(f"unsupported range: {_number_text(start)} -> {_number_text(end)}")
-    if not ((step_d > 0 and end_d >= start_d) or (step_d < 0 and end_d <= start_d)):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if d.is_floating_point:
-        return math.ceil((end_d - start_d) / step_d), start_d, step_d
-    first, end_i, step_i = math.trunc(start), math.trunc(end), math.trunc(step)
-    if d is _dt.int64:
-        if step_i == 0:
-            raise ValueError("step must be nonzero")
-        sign = 1 if step_i > 0 else -1
-        # C++ integer division truncates toward zero.
-        numerator = end_i - first + step_i - sign
-        length = abs(numerator) // abs(step_i) * (1 if (numerator >= 0) == (step_i > 0) else -1)
-    else:
-        length = math.ceil((end_d - start_d) / step_d)
-    if length > _INT64_MAX:
-        raise RuntimeError("invalid size, possible overflow?")
-    return length, first, step_i
-
-
 def _arange_values(length: int, first: Any, step: Any, d: _dt.dtype) -> np.ndarray:
     """first + step * i, computed in PyTorch's accumulation type for `d` on CPU."""
     if d.is_floating_point:
@@ -415,10 +258,8 @@ def _arange_values(length: int, first: Any, step: Any, d: _dt.dtype) -> np.ndarr
 
 def arange_start_step(start: Any, end: Any, step: Any = 1, *, dtype: _dt.dtype | None = None,
                       layout: Any = None, device: Any = None, pin_memory: bool | None = None) -> Tensor:
-    d = _arange_dtype(start, end, step, dtype)
+    d = arange_dtype(start, end, step, dtype)
     length, first, step_value = arange_plan(start, end, step, d)
-    if is_meta(device):
-        return meta_tensor((length,), d)
     return from_array(_arange_values(length, first, step_value, d), d)
 
 
@@ -444,18 +285,8 @@ def write_factory_result(out: Tensor, result: Tensor) -> Tensor:
 def arange_start_out(start: Any, end: Any, step: Any = 1, *, out: Tensor) -> Tensor:
     d = out._dtype
     length, first, step_value = arange_plan(start, end, step, d)
-    if out.numel() != length:
-        if out.numel() > 0:
-            import warnings
-
-            warnings.warn(
-                f"The number of elements in the out tensor of shape {_size_text(out._shape)} is {out.numel()} "
-                f"which does not match the computed number of elements {length}. Note that this may occur as "
-                f"a result of rounding error. The out tensor will be resized to a tensor of shape ({length},).",
-                UserWarning, stacklevel=2)
-        resize_(out, (length,))
-    if out._data is not None:
-        np.copyto(out._data, _arange_values(length, first, step_value, d), casting="unsafe")
+    rules.arange_out_length(out, length)
+    np.copyto(out._data, _arange_values(length, first, step_value, d), casting="unsafe")
     return out
 
 
@@ -487,33 +318,28 @@ def _linspace_values(start: Any, end: Any, steps: int, d: _dt.dtype) -> np.ndarr
 
 def linspace(start: Any, end: Any, steps: int, *, dtype: _dt.dtype | None = None, layout: Any = None,
              device: Any = None, pin_memory: bool | None = None) -> Tensor:
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    if dtype is None:
-        is_complex = isinstance(start, complex) or isinstance(end, complex)
-        dtype = _dt.get_default_complex_dtype() if is_complex else _dt.get_default_dtype()
-    if dtype is _dt.bool:
-        _check_range_dtype(dtype, "linspace_cpu")
-    if is_meta(device):
-        return meta_tensor((steps,), dtype)
+    dtype = rules.linspace_dtype(start, end, steps, dtype)
     return from_array(_linspace_values(start, end, steps, dtype), dtype)
 
 
-def linspace_out(start: Any, end: Any, steps: int, *, out: Tensor) -> Tensor:
-    return write_factory_result(out, linspace(start, end, steps, dtype=out._dtype, device=out._device))
+def _linspace_out(functional: Callable) -> Callable:
+    def linspace_out(start: Any, end: Any, steps: int, *, out: Tensor) -> Tensor:
+        return write_factory_result(out, functional(start, end, steps, dtype=out._dtype))
+
+    return linspace_out
+
+
+def eye_array(xp: Any, n: int, m: int, np_dtype: Any, one: Any) -> Any:
+    array = xp.zeros((n, m), np_dtype)
+    xp.fill_diagonal(array, one)
+    return array
 
 
 def eye_m(n: int, m: int, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
           pin_memory: bool | None = None) -> Tensor:
-    if n < 0:
-        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    if m < 0:
-        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    shape = rules.eye_shape(n, m)
     d = _default_float(dtype)
-    result = filled((n, m), d, device, element(0, d))
-    if result._data is not None:
-        np.fill_diagonal(result._data, element(1, d))
-    return result
+    return wrap(eye_array(np, *shape, _dt.to_numpy_dtype(d), element(1, d)), d)
 
 
 def eye(n: int, *, dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
@@ -540,7 +366,16 @@ for _fn in (zeros, ones, full, arange, arange_start, arange_start_step, linspace
     register(_fn.__name__, _fn)
 register("arange_out", arange_out)
 register("arange_start_out", arange_start_out)
-register("linspace_out", linspace_out)
+register("linspace_out", _linspace_out(linspace))
+register("linspace_out_meta", _linspace_out(rules.linspace))
+register("arange_out_meta", rules.arange_out)
+register("arange_start_out_meta", rules.arange_start_out)
+for _fn in (rules.empty, rules.empty_strided, rules.zeros, rules.full, rules.scalar_tensor, rules.arange,
+            rules.arange_start, rules.arange_start_step, rules.linspace, rules.eye, rules.eye_m):
+    register(_fn.__name__ + "_meta", _fn)
+register("ones_meta", rules.ones)
+# the out= forms of zeros / ones / full / eye / scalar_tensor (CPU and Meta): made from these by the
+# YAML's policy
 
 register_backend_select(
     "empty.memory_format", "empty_strided", "zeros", "ones", "full", "scalar_tensor",

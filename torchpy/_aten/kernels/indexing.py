@@ -1,13 +1,12 @@
 """Advanced indexing, gather / scatter, index_select / index_add, nonzero, masked_select.
 
-Each op is array code (NumPy fancy indexing and `ufunc.at`) behind a thin Tensor
-adapter that checks arguments the way PyTorch's CPU kernels do (same exception
-types and messages, in the same order), computes the output's dtype and shape
-(all a Meta tensor gets) and wraps the result. In-place ops write into the
-tensor's own array, so views of it see the change.
-
-Data-dependent shapes (nonzero, masked_select, boolean-mask indexing) cannot be
-computed on Meta; those raise what PyTorch raises there.
+Each op is array code taking the array module `xp` (fancy indexing and `ufunc.at`)
+behind a thin CPU adapter that makes the checks PyTorch's CPU kernels make (same
+exception types and messages, in the same order; those that need only metadata, and
+the result shapes, come from meta/indexing.py), hands the tensors' arrays to the array
+code and wraps the result. In-place ops write into the tensor's own array, so views of
+it see the change. The Meta kernels are meta/indexing.py's rules, registered here beside
+the CPU ones (`<name>_meta`), with their functional and out= forms.
 """
 
 from __future__ import annotations
@@ -27,8 +26,8 @@ from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
 from ..._tensor.function_modes import mode_on, track
 from ..._tensor.members import MODES, declare
-from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
-from ..meta.layout import preserve_strides
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array
+from ..meta import indexing as rules
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
@@ -42,13 +41,7 @@ _function_modes = False  # whether any thread has a TorchFunctionMode (function_
 track(globals())
 
 
-NONZERO_META_MESSAGE = (
-    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
-    "correct data-independent implementation does not exist. This implementation returns a "
-    "fake value, assuming all elements of the tensor are non-zero. To enable this "
-    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
-    "to True."
-)
+Array = Any
 
 
 # --- shared helpers --------------------------------------------------------------------------
@@ -94,32 +87,24 @@ def drop_trailing_false(args: tuple) -> tuple:
     return args[:end]
 
 
-def clone(t: Tensor) -> Tensor:
+def cpu_clone(t: Tensor) -> Tensor:
     """A fresh copy in self's layout (what the functional form of an in-place op starts from)."""
-    if t._data is None:
-        return meta_tensor(t._shape, t._dtype, preserve_strides(t._shape, t.stride()))
     return from_array(np.array(t._data, copy=True, order="K"), t._dtype)  # preserve_format
 
 
 def contiguous_clone(t: Tensor) -> Tensor:
     """A fresh contiguous copy (scatter's structured kernels allocate their result so)."""
-    if t._data is None:
-        return meta_tensor(t._shape, t._dtype)
     return from_array(np.array(t._data, copy=True, order="C"), t._dtype)
 
 
-def check_no_internal_overlap(t: Tensor) -> None:
-    """PyTorch refuses to write through a tensor whose elements share memory (an expand)."""
-    data = t._data
-    if data is not None and data.size and any(st == 0 and s > 1 for s, st in zip(t._shape, data.strides)):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
+def generic_clone(t: Tensor) -> Tensor:
+    """A copy in t's layout by the clone op (for CompositeExplicitAutograd kernels that serve
+    every device, Meta included)."""
+    return call_below_autograd("aten::clone", (t,))
 
 
 def check_no_overlap(written: Tensor, read: Tensor) -> None:
-    if written._data is not None and read._data is not None and np.may_share_memory(written._data, read._data):
+    if np.may_share_memory(written._data, read._data):
         raise RuntimeError(
             "unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "
@@ -127,16 +112,22 @@ def check_no_overlap(written: Tensor, read: Tensor) -> None:
         )
 
 
-def index_array(t: Tensor) -> np.ndarray:
+def index_array(t: Tensor) -> Array:
     """An integer index tensor's values as an intp array (what NumPy indexes with fastest)."""
-    data = t._data
-    return data if data.dtype == np.intp else data.astype(np.intp)
+    return as_intp(np, t._data)
 
 
-def first_out_of_bounds(idx: np.ndarray, size: int, low: int = 0) -> int | None:
+# --- array code: index arrays ------------------------------------------------------------------------
+
+
+def as_intp(xp: Any, data: Array) -> Array:
+    return data if data.dtype == xp.intp else data.astype(xp.intp)
+
+
+def first_out_of_bounds(xp: Any, idx: Array, size: int, low: int = 0) -> int | None:
     """The first index (C order) outside [low, size), or None. `low` is 0 for ops that refuse
     negative indices, -size for those that count them from the end."""
-    if idx.size <= 256:  # Python's min / max beat NumPy's reductions on small arrays
+    if idx.size <= 256:  # Python's min / max beat the array reductions on small arrays
         values = idx.ravel().tolist()
         if not values or (min(values) >= low and max(values) < size):
             return None
@@ -144,7 +135,7 @@ def first_out_of_bounds(idx: np.ndarray, size: int, low: int = 0) -> int | None:
     if idx.min() >= low and idx.max() < size:
         return None
     flat = idx.reshape(-1)
-    return int(flat[int(np.argmax((flat < low) | (flat >= size)))])
+    return int(flat[int(xp.argmax((flat < low) | (flat >= size)))])
 
 
 # --- scalars written into tensors ------------------------------------------------------------
@@ -194,85 +185,21 @@ def _overflows(value: Any, d: _dt.dtype, np_type: np.dtype) -> bool:
 
 # --- index.Tensor and index_put_ ----------------------------------------------------------------
 #
-# `indices` is a list with one entry per leading dimension of self: None keeps the whole
-# dimension, an integer tensor picks positions, a bool (or deprecated uint8) mask covering k
-# dimensions stands for the k index tensors of its nonzero(). The index tensors broadcast
-# together; NumPy's fancy indexing already places the result dimensions as PyTorch does
-# (where the indexed dimensions were if they are adjacent, else first).
+# meta/indexing.py's prepare_index checks the indices and computes the result's shape; here the
+# integer indices are intp arrays and a mask stands for the index arrays of its nonzero().
+# NumPy's fancy indexing places the result dimensions as PyTorch does.
 
 
-def _check_index_count(self: Tensor, indices: Sequence[Any], meta: bool) -> None:
-    if len(indices) > len(self._shape):
-        error = RuntimeError if meta else IndexError
-        raise error(f"too many indices for tensor of dimension {len(self._shape)} (got {len(indices)})")
+def _mask_entries(mask: Tensor) -> list[Array]:
+    data = mask._data
+    return list(np.nonzero(data.astype(bool, copy=False))) if mask._shape else [np.zeros(int(data), np.intp)]
 
 
-def _check_mask_shape(self: Tensor, mask: Tensor, start: int) -> None:
-    for j, size in enumerate(mask._shape):
-        dim = _wrap_dim(start + j, len(self._shape))
-        if size != self._shape[dim]:
-            raise IndexError(
-                f"The shape of the mask {dims(mask._shape)} at index {j} does not match the shape "
-                f"of the indexed tensor {dims(self._shape)} at index {start + j}"
-            )
+def _prepare_index(self: Tensor, indices: Sequence[Tensor | None]) -> tuple[list[Any], tuple[int, ...]]:
+    return rules.prepare_index(self._shape, indices, False, _mask_entries, index_array)
 
 
-def _expand_indices(self: Tensor, indices: Sequence[Tensor | None]) -> list[Any]:
-    """One entry per indexed dimension: None, or an integer array (CPU) / shape (Meta).
-
-    Masks become the index arrays of their nonzero(); on Meta that is PyTorch's error.
-    """
-    meta = self._data is None
-    expanded: list[Any] = []
-    for t in indices:
-        if t is None:
-            expanded.append(None)
-            continue
-        d = t._dtype
-        if d is _dt.bool or d is _dt.uint8:
-            if d is _dt.uint8:
-                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.")
-            _check_mask_shape(self, t, len(expanded))
-            if t._data is None:
-                raise NotImplementedError(NONZERO_META_MESSAGE)
-            expanded.extend(np.nonzero(t._data.astype(bool, copy=False)) if t._shape else [np.zeros(int(t._data), np.intp)])
-        elif d is _dt.int64 or d is _dt.int32:
-            expanded.append(t._shape if meta or t._data is None else index_array(t))
-        else:
-            error = RuntimeError if meta else IndexError
-            raise error("tensors used as indices must be long, int, byte or bool tensors")
-    return expanded
-
-
-def _broadcast_index_shapes(shapes: list[tuple[int, ...]], meta: bool) -> tuple[int, ...]:
-    try:
-        return np.broadcast_shapes(*shapes)
-    except ValueError:
-        pass
-    if meta:
-        _meta_broadcast_error(shapes)
-    raise IndexError(
-        "shape mismatch: indexing tensors could not be broadcast together with shapes "
-        + ", ".join(dims(s) for s in shapes)
-    )
-
-
-def _meta_broadcast_error(shapes: list[tuple[int, ...]]) -> None:
-    """The message PyTorch's Python meta kernels give for shapes that do not broadcast."""
-    common = [1] * max(len(s) for s in shapes)
-    for arg, shape in enumerate(shapes):
-        for i in range(-1, -1 - len(shape), -1):
-            if common[i] == 1:
-                common[i] = shape[i]
-            elif shape[i] != 1 and shape[i] != common[i]:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching "
-                    f"argument at index {arg} had torch.Size({list(shape)}); but expected shape "
-                    f"should be broadcastable to {common}"
-                )
-
-
-def _check_index_bounds(self_shape: tuple[int, ...], expanded: list[Any]) -> None:
+def check_index_bounds(xp: Any, self_shape: tuple[int, ...], expanded: list[Any]) -> None:
     """IndexError for the first out-of-range index, in element order, then position order.
 
     PyTorch names the dimension by the index tensor's position among the non-None ones.
@@ -286,75 +213,59 @@ def _check_index_bounds(self_shape: tuple[int, ...], expanded: list[Any]) -> Non
         bad_masks.append((a < -size) | (a >= size))
     if not any(m.any() for m in bad_masks):
         return
-    bad = np.broadcast_arrays(*bad_masks)
-    arrays = np.broadcast_arrays(*(a for _, a in positioned))
-    first = int(np.argmax(np.logical_or.reduce([b.reshape(-1) for b in bad])))
+    bad = xp.broadcast_arrays(*bad_masks)
+    arrays = xp.broadcast_arrays(*(a for _, a in positioned))
+    first = int(xp.argmax(xp.logical_or.reduce([b.reshape(-1) for b in bad])))
     for j, (b, a) in enumerate(zip(bad, arrays)):
         if b.reshape(-1)[first]:
             size = self_shape[positioned[j][0]]
             raise IndexError(f"index {int(a.reshape(-1)[first])} is out of bounds for dimension {j} with size {size}")
 
 
-def _index_result_shape(self_shape: tuple[int, ...], expanded: list[Any], broadcast: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape of self[indices]: NumPy's (and PyTorch's) placement of the indexed dims."""
-    positions = [d for d, a in enumerate(expanded) if a is not None]
-    rest = list(self_shape)
-    adjacent = positions[-1] - positions[0] + 1 == len(positions)
-    before = positions[0] if adjacent else 0
-    kept_before = [s for d, s in enumerate(rest[:before]) if d not in positions]
-    kept_after = [s for d, s in enumerate(rest) if d >= before and d not in positions]
-    return tuple(kept_before) + tuple(broadcast) + tuple(kept_after)
-
-
-def _numpy_key(expanded: list[Any]) -> tuple:
+def _array_key(expanded: list[Any]) -> tuple:
     return tuple(slice(None) if a is None else a for a in expanded)
 
 
-def _prepare_index(self: Tensor, indices: Sequence[Tensor | None]) -> tuple[list[Any], tuple[int, ...]]:
-    """Checked, expanded indices and the shape of self[indices]."""
-    meta = self._data is None
-    _check_index_count(self, indices, meta)
-    expanded = _expand_indices(self, indices)
-    shapes = [a if isinstance(a, tuple) else a.shape for a in expanded if a is not None]
-    if not shapes:
-        raise RuntimeError("sym_strides() called on an undefined Tensor")
-    broadcast = _broadcast_index_shapes(shapes, meta)
-    while expanded[-1] is None:  # trailing whole-dim entries change nothing (even past the end)
-        expanded.pop()
-    for d in range(len(expanded)):
-        _wrap_dim(d, len(self._shape))  # a mask reaching past self's dims fails as in PyTorch
-    shape = _index_result_shape(self._shape, expanded, broadcast)
-    if 0 in shape and 0 not in broadcast and any(self._shape[d] == 0 for d, a in enumerate(expanded) if a is not None):
-        raise IndexError("index is out of bounds for dimension with size 0")  # even with nothing to read
-    return expanded, shape
+def index_values(xp: Any, data: Array, expanded: list[Any], shape: tuple[int, ...]) -> Array:
+    """data[indices] (expanded, `shape` the result's), contiguous, with PyTorch's bounds message."""
+    if 0 in shape:  # nothing is read, so no index value is checked (NumPy would check them)
+        return xp.empty(shape, data.dtype)
+    try:  # NumPy checks bounds (the same range, negatives wrapping) before it reads
+        result = data[_array_key(expanded)]
+    except IndexError:
+        check_index_bounds(xp, data.shape, expanded)  # PyTorch's message
+        raise
+    if not result.flags.c_contiguous:  # NumPy may hand back a transposed layout
+        result = result.copy()
+    return result
+
+
+def index_put_values(xp: Any, target: Array, expanded: list[Any], values: Array, shape: tuple[int, ...],
+                     accumulate: bool) -> None:
+    """target[indices] = values (+= with accumulate); `shape` is the indexing result's."""
+    key = _array_key(expanded)
+    try:  # NumPy checks every index before it writes anything
+        if accumulate:
+            xp.add.at(target, key, xp.broadcast_to(values, shape))
+        else:
+            target[key] = values
+    except IndexError:
+        check_index_bounds(xp, target.shape, expanded)  # PyTorch's message
+        raise
 
 
 def index(self: Tensor, indices: Sequence[Tensor | None]) -> Tensor:
-    if not indices:
-        raise IndexError("at least one index must be provided")
-    if self._data is not None and len(indices) == 1 and indices[0] is not None:
+    rules.check_index_given(indices)
+    if len(indices) == 1 and indices[0] is not None:
         fast = _index_fast_path(self, indices[0])
         if fast is not None:
             return fast
     expanded, shape = _prepare_index(self, indices)
-    if self._data is None:
-        return meta_tensor(shape, self._dtype)
-    if 0 in shape:  # nothing is read, so no index value is checked (NumPy would check them)
-        return from_array(np.empty(shape, self._data.dtype), self._dtype)
-    try:  # NumPy checks bounds (the same range, negatives wrapping) before it reads
-        result = self._data[_numpy_key(expanded)]
-    except IndexError:
-        _check_index_bounds(self._shape, expanded)  # PyTorch's message
-        raise
-    if not result.flags.c_contiguous:  # NumPy may hand back a transposed layout
-        result = result.copy()
-    return from_array(result, self._dtype)
+    return from_array(index_values(np, self._data, expanded, shape), self._dtype)
 
 
 def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
     """x[mask] with a full-shape bool mask, and x[idx] with in-range 1-D indices: one NumPy call."""
-    if i._data is None:
-        return None
     if i._dtype is _dt.bool and i._shape == self._shape and self._shape:
         return from_array(self._data[i._data], self._dtype)
     if (i._dtype is _dt.int64 or i._dtype is _dt.int32) and self._shape and len(i._shape) == 1:
@@ -365,54 +276,31 @@ def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
     return None
 
 
+# CPU kernels under the op's name, Meta kernels (meta/indexing.py's rules) as <name>_meta
 register("index", index)
-
-
-def _check_values_shape(values: Tensor, shape: tuple[int, ...]) -> None:
-    """Values broadcast to the indexing result without growing it (no extra leading dims)."""
-    vshape = values._shape
-    ok = len(vshape) <= len(shape) and all(v == 1 or v == s for v, s in zip(reversed(vshape), reversed(shape)))
-    if not ok:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {dims(vshape)} cannot be broadcast to indexing "
-            f"result of shape {dims(shape)}"
-        )
+register("index_meta", rules.index)
+# index.Tensor_out's kernels (CPU and Meta): made from these by the YAML's policy, as every
+# out= and in-place kernel below that no module registers (out_policy.py)
 
 
 def _index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                      accumulate: bool = False, unsafe: bool = False) -> Tensor:
     """The kernel behind index_put_: self[indices] = values (or += with accumulate)."""
-    meta = self._data is None
-    _check_index_count(self, indices, meta)
-    if self._data is not None and any(st == 0 and s > 1 for s, st in zip(self._shape, self._data.strides)):
+    rules.check_index_count(self._shape, len(indices), False)
+    if rules.has_internal_overlap(self):
         warnings.warn(
             "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
             "performing this operation. This also applies to advanced indexing e.g. "
             "tensor[indices] = tensor"
         )
     check_no_overlap(self, values)
-    if meta or values._data is None:
-        return self  # PyTorch's Meta kernel checks no more than the index count
     if not accumulate and _masked_fill_shortcut(self, indices, values):
         return self
     expanded, shape = _prepare_index(self, indices)
-    _check_values_shape(values, shape)
-    if values._dtype is not self._dtype:
-        raise RuntimeError(
-            f"Index put requires the source and destination dtypes match, got "
-            f"{self._dtype._c10_name} for the destination and {values._dtype._c10_name} for the source."
-        )
-    if 0 in shape:
-        return self
-    key = _numpy_key(expanded)
-    try:  # NumPy checks every index before it writes anything
-        if accumulate:
-            np.add.at(self._data, key, np.broadcast_to(values._data, shape))
-        else:
-            self._data[key] = values._data
-    except IndexError:
-        _check_index_bounds(self._shape, expanded)  # PyTorch's message
-        raise
+    rules.check_values_shape(values, shape)
+    rules.check_index_put_dtypes(self, values)
+    if 0 not in shape:
+        index_put_values(np, self._data, expanded, values._data, shape, accumulate)
     return self
 
 
@@ -427,7 +315,7 @@ def _masked_fill_shortcut(self: Tensor, indices: Sequence[Tensor | None], values
     pos, mask = defined[0]
     if mask._dtype is not _dt.bool and mask._dtype is not _dt.uint8:
         return False
-    if mask._shape != self._shape[pos:pos + len(mask._shape)] or mask._data is None:
+    if mask._shape != self._shape[pos:pos + len(mask._shape)]:
         return False
     if mask._dtype is _dt.uint8:
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
@@ -438,8 +326,9 @@ def _masked_fill_shortcut(self: Tensor, indices: Sequence[Tensor | None], values
 
 def _index_put_impl(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
                     accumulate: bool = False, unsafe: bool = False) -> Tensor:
+    # CompositeExplicitAutograd only (the same kernel on Meta): a device-generic copy
     return call_below_autograd("aten::_index_put_impl_", drop_trailing_false(
-        (clone(self), indices, values, bool(accumulate), bool(unsafe))))
+        (generic_clone(self), indices, values, bool(accumulate), bool(unsafe))))
 
 
 def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
@@ -447,47 +336,42 @@ def index_put_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, a
     return call_below_autograd("aten::_index_put_impl_", drop_trailing_false((self, indices, values, bool(accumulate))))
 
 
-def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
-    return call_below_autograd("aten::index_put_", drop_trailing_false((clone(self), indices, values, bool(accumulate))))
+def _index_put_on(clone: Callable[[Tensor], Tensor]) -> Callable:
+    """index_put: index_put_ on the copy `clone` makes (the CPU one, the Meta one, or either)."""
+
+    def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Tensor, accumulate: bool = False) -> Tensor:
+        return call_below_autograd("aten::index_put_", drop_trailing_false((clone(self), indices, values, bool(accumulate))))
+
+    return index_put
 
 
 register("_index_put_impl_", _index_put_impl_)
+register("_index_put_impl__meta", rules._index_put_impl_)
 register("_index_put_impl", _index_put_impl)
-register("index_put_", index_put_)
-register("index_put", index_put)
+register("index_put_", index_put_)  # CompositeExplicitAutograd without a copy: the same on every device
+register("index_put", _index_put_on(cpu_clone))
+register("index_put_meta", _index_put_on(rules.clone))
+# index_put.out (CompositeExplicitAutograd only, every device): made from the device-generic copy
+register("index_put_generic", _index_put_on(generic_clone))
 
 
 # --- gather / scatter -----------------------------------------------------------------------------
 #
 # Both pair each element of `index` with the element of self (or src) at the same
 # coordinates, except along `dim`, where the index value is used. A 0-dim tensor counts
-# as 1-dim here, as in PyTorch.
+# as 1-dim here, as in PyTorch (meta/indexing.py's shape1).
 
 
-def _check_index_dtype(index: Tensor, op: str, meta: bool) -> None:
-    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
-        suffix = f", but got {index._dtype}" if meta and op == "gather" else ""
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index{suffix}")
-
-
-def _ndim1(t: Tensor) -> int:
-    return max(len(t._shape), 1)
-
-
-def _shape1(t: Tensor) -> tuple[int, ...]:
-    return t._shape or (1,)
-
-
-def _along_key(index: np.ndarray, dim: int) -> tuple:
-    """The NumPy key that pairs each element of `index` with its target: coordinates of the
-    element itself in every dim but `dim`, the index value there."""
-    key = list(_coordinates(index.shape, dim))
+def along_key(xp: Any, index: Array, dim: int) -> tuple:
+    """The key that pairs each element of `index` with its target: coordinates of the element
+    itself in every dim but `dim`, the index value there."""
+    key = list(_coordinates(xp, index.shape, dim))
     key[dim] = index
     return tuple(key)
 
 
 @functools.lru_cache(maxsize=256)
-def _coordinates(shape: tuple[int, ...], dim: int) -> tuple:
+def _coordinates(xp: Any, shape: tuple[int, ...], dim: int) -> tuple:
     """Broadcastable aranges for every dim of `shape` but `dim` (None there); read-only."""
     ndim = len(shape)
     grids: list[Any] = []
@@ -495,136 +379,79 @@ def _coordinates(shape: tuple[int, ...], dim: int) -> tuple:
         if d == dim:
             grids.append(None)
             continue
-        grid = np.arange(size).reshape([size if i == d else 1 for i in range(ndim)])
+        grid = xp.arange(size).reshape([size if i == d else 1 for i in range(ndim)])
         grid.flags.writeable = False
         grids.append(grid)
     return tuple(grids)
 
 
-def _check_along_bounds(index: np.ndarray, dim: int, size: int) -> None:
-    bad = first_out_of_bounds(index, size)
+def check_along_bounds(xp: Any, index: Array, dim: int, size: int) -> None:
+    bad = first_out_of_bounds(xp, index, size)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
-def _check_gather_shapes(self: Tensor, dim: int, index: Tensor, meta: bool) -> None:
-    if _ndim1(index) != _ndim1(self):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    if index.numel() == 0:
-        return
-    ishape, sshape = _shape1(index), _shape1(self)
-    for d in range(len(ishape)):
-        if d != dim and ishape[d] > sshape[d]:
-            show = (lambda s: f"torch.Size({list(s)})") if meta else dims
-            raise RuntimeError(
-                f"Size does not match at dimension {d} expected index {show(index._shape)} to be no "
-                f"larger than self {show(self._shape)} apart from dimension {dim}"
-            )
-
-
-def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-    meta = self._data is None
-    dim = _wrap_dim(dim, len(self._shape))
-    _check_index_dtype(index, "gather", meta)
-    _check_gather_shapes(self, dim, index, meta)
-    if meta or index._data is None:
-        return meta_tensor(index._shape, self._dtype)
-    idx = index_array(index).reshape(_shape1(index))
-    _check_along_bounds(idx, dim, _shape1(self)[dim])
+def gather_values(xp: Any, data: Array, dim: int, idx: Array, shape: tuple[int, ...]) -> Array:
+    """gather of `data` (>= 1-dim) by `idx` (as many dims) along dim, reshaped to `shape`."""
+    check_along_bounds(xp, idx, dim, data.shape[dim])
     if idx.size == 0:
-        return from_array(np.empty(index._shape, self._data.dtype), self._dtype)
-    data = self._data.reshape(_shape1(self))
-    return from_array(np.asarray(data[_along_key(idx, dim)].reshape(index._shape), order="C"), self._dtype)
+        return xp.empty(shape, data.dtype)
+    return xp.asarray(data[along_key(xp, idx, dim)].reshape(shape), order="C")
 
 
-register("gather", gather)
-
-
-def _check_scatter_shapes(self: Tensor, dim: int, index: Tensor, src: Tensor | None) -> None:
-    if _ndim1(index) != _ndim1(self):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if src is not None and _ndim1(src) != _ndim1(index):
-        if _ndim1(src) < _ndim1(index):
-            _wrap_dim(_ndim1(src), _ndim1(src))  # PyTorch reads src.size(d) first: IndexError
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    if index.numel() == 0:
-        return
-    ishape, sshape = _shape1(index), _shape1(self)
-    srcshape = _shape1(src) if src is not None else None
-    too_big = any(d != dim and ishape[d] > sshape[d] for d in range(len(ishape)))
-    if srcshape is not None:
-        too_big = too_big or any(i > s for i, s in zip(ishape, srcshape))
-    if too_big:
-        message = (f"Expected index {dims(index._shape)} to be no larger than self {dims(self._shape)} "
-                   f"apart from dimension {dim}")
-        if src is not None:
-            message += f" and to be no larger size than src {dims(src._shape)}"
-        raise RuntimeError(message)
-
-
-_SCATTER_REDUCE = {"add": np.add, "multiply": np.multiply}
-
-
-def _scatter_reduce_op(reduce: str | None) -> Any:
-    if reduce is None:
-        return None
-    if reduce not in _SCATTER_REDUCE:
-        raise RuntimeError("reduce argument must be either add or multiply.")
-    return _SCATTER_REDUCE[reduce]
-
-
-def _scatter_into(out: Tensor, dim: int, index: Tensor, values: Any, ufunc: Any) -> None:
-    """Write (or reduce) `values` into out's array at the positions `index` names along dim."""
-    idx = index_array(index).reshape(_shape1(index))
-    _check_along_bounds(idx, dim, _shape1(out)[dim])
+def scatter_values(xp: Any, target: Array, dim: int, idx: Array, values: Any, ufunc: Any) -> None:
+    """Write (or reduce with `ufunc`) `values` into `target` (>= 1-dim, a view of self's array)
+    at the positions `idx` (as many dims) names along dim."""
+    check_along_bounds(xp, idx, dim, target.shape[dim])
     if idx.size == 0:
         return
-    target = out._data.reshape(_shape1(out)) if not out._shape else out._data
-    key = _along_key(idx, dim)
+    key = along_key(xp, idx, dim)
     if ufunc is None:
         target[key] = values
     else:
         ufunc.at(target, key, values)
 
 
-def _src_values(src: Tensor, index: Tensor) -> np.ndarray:
+def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    dim = rules.check_gather(self, dim, index, False)
+    data = self._data.reshape(rules.shape1(self))
+    idx = index_array(index).reshape(rules.shape1(index))
+    return from_array(gather_values(np, data, dim, idx, index._shape), self._dtype)
+
+
+register("gather", gather)
+register("gather_meta", rules.gather)
+
+
+def _scatter_target(self: Tensor) -> Array:
+    """self's array as >= 1-dim (a view: writes land in self)."""
+    return self._data.reshape(rules.shape1(self)) if not self._shape else self._data
+
+
+def _src_values(src: Tensor, index: Tensor) -> Array:
     """The part of src that pairs with index (src may be larger in every dim)."""
-    data = src._data.reshape(_shape1(src))
-    return data[tuple(slice(0, s) for s in _shape1(index))]
+    data = src._data.reshape(rules.shape1(src))
+    return data[tuple(slice(0, s) for s in rules.shape1(index))]
+
+
+_SCATTER_REDUCE = {None: None, "add": np.add, "multiply": np.multiply}
 
 
 def _scatter_src_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str | None) -> Tensor:
-    dim = _wrap_dim(dim, len(self._shape))
-    _check_index_dtype(index, "scatter", self._data is None)
-    if src._dtype is not self._dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    _check_scatter_shapes(self, dim, index, src)
-    ufunc = _scatter_reduce_op(reduce)
-    if self._data is None or index._data is None or src._data is None:
-        return self
-    check_no_internal_overlap(self)
+    dim = rules.check_scatter(self, dim, index, src, reduce)
+    rules.check_no_internal_overlap(self)
     check_no_overlap(self, src)
-    _scatter_into(self, dim, index, _src_values(src, index), ufunc)
+    idx = index_array(index).reshape(rules.shape1(index))
+    scatter_values(np, _scatter_target(self), dim, idx, _src_values(src, index), _SCATTER_REDUCE[reduce])
     return self
 
 
 def _scatter_value_(self: Tensor, dim: int, index: Tensor, value: Any, reduce: str | None) -> Tensor:
-    dim = _wrap_dim(dim, len(self._shape))
-    _check_index_dtype(index, "scatter", self._data is None)
-    _check_scatter_shapes(self, dim, index, None)
-    ufunc = _scatter_reduce_op(reduce)
-    if self._data is None or index._data is None:
-        return self
-    check_no_internal_overlap(self)
-    _scatter_into(self, dim, index, scalar_to(value, self._dtype), ufunc)
+    dim = rules.check_scatter(self, dim, index, None, reduce)
+    rules.check_no_internal_overlap(self)
+    idx = index_array(index).reshape(rules.shape1(index))
+    scatter_values(np, _scatter_target(self), dim, idx, scalar_to(value, self._dtype), _SCATTER_REDUCE[reduce])
     return self
-
-
-def _warn_scatter_src_reduce() -> None:
-    warnings.warn(
-        "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
-        "future PyTorch release. Use torch.scatter_reduce instead for more reduction options."
-    )
 
 
 def scatter_src_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -636,7 +463,7 @@ def scatter_value_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 
 
 def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce: str) -> Tensor:
-    _warn_scatter_src_reduce()
+    rules.warn_scatter_src_reduce()
     return _scatter_src_(self, dim, index, src, reduce)
 
 
@@ -644,44 +471,43 @@ def scatter_value_reduce_(self: Tensor, dim: int, index: Tensor, value: Any, *, 
     return _scatter_value_(self, dim, index, value, reduce)
 
 
-def _functional(inplace: Callable) -> Callable:
-    """The out-of-place form of an in-place kernel: run it on a copy of self."""
+def _functional(inplace: Callable, clone: Callable[[Tensor], Tensor]) -> Callable:
+    """The out-of-place form of an in-place kernel: run it on the copy `clone` makes."""
 
     def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return inplace(contiguous_clone(self), *args, **kwargs)
+        return inplace(clone(self), *args, **kwargs)
 
     functional.__name__ = inplace.__name__.rstrip("_")
     functional.__wrapped__ = inplace  # type: ignore[attr-defined]
     return functional
 
 
-def _register_inplace_family(name: str, inplace: Callable) -> None:
-    """name_ (in place) and name (on a copy), for CPU and Meta (name_out: the YAML's policy makes it)."""
-    functional = _functional(inplace)
-    register(name + "_", inplace)
-    register(name, functional)
+def _register_inplace_family(name: str, inplace: Callable, meta_inplace: Callable) -> None:
+    """name_ (in place) and name (on a copy): the CPU kernels, and the Meta kernels (name__meta,
+    name_meta) from the meta rule (name_out / name_out_meta: the YAML's policy makes them)."""
+    for suffix, kernel, clone in (("", inplace, contiguous_clone), ("_meta", meta_inplace, rules.contiguous_clone)):
+        functional = _functional(kernel, clone)
+        register(name + "_" + suffix, kernel)
+        register(name + suffix, functional)
 
 
-_register_inplace_family("scatter_src", scatter_src_)
-_register_inplace_family("scatter_value", scatter_value_)
-_register_inplace_family("scatter_reduce", scatter_reduce_)
-_register_inplace_family("scatter_value_reduce", scatter_value_reduce_)
+_register_inplace_family("scatter_src", scatter_src_, rules.scatter_src_)
+_register_inplace_family("scatter_value", scatter_value_, rules.scatter_value_)
+_register_inplace_family("scatter_reduce", scatter_reduce_, rules.scatter_reduce_)
+_register_inplace_family("scatter_value_reduce", scatter_value_reduce_, rules.scatter_value_reduce_)
 
 
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return _scatter_src_(self, dim, index, src, "add")
 
 
-_register_inplace_family("scatter_add", scatter_add_)
+_register_inplace_family("scatter_add", scatter_add_, rules.scatter_add_)
 
 
 # --- scatter_reduce.two ---------------------------------------------------------------------------
 
-# amax / amin propagate NaN in PyTorch, as np.maximum / np.minimum do
-_TWO_REDUCTIONS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
 
-
-def _reduction_identity(reduce: str, np_dtype: np.dtype) -> Any:
+def _reduction_identity(reduce: str, np_dtype: Any) -> Any:
     if reduce in ("sum", "mean"):
         return 0
     if reduce == "prod":
@@ -694,162 +520,128 @@ def _reduction_identity(reduce: str, np_dtype: np.dtype) -> Any:
     return info.min if reduce == "amax" else info.max
 
 
-def scatter_reduce_two_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
-                        include_self: bool = True) -> Tensor:
-    dim = _wrap_dim(dim, len(self._shape))
-    _check_index_dtype(index, "scatter", self._data is None)
-    if src._dtype is not self._dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    _check_scatter_shapes(self, dim, index, src)
-    if reduce == "max" or reduce == "min":
-        reduce = "a" + reduce
-    if reduce not in _TWO_REDUCTIONS:
-        message = "reduce argument must be either sum, prod, mean, amax or amin"
-        raise RuntimeError(message + "." if self._data is None else f"{message}, got {reduce}")
-    if reduce == "mean" and self._dtype is _dt.bool:
-        raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented for \'Bool\'')
-    if self._data is None or index._data is None or src._data is None:
-        return self
-    check_no_internal_overlap(self)
-    idx = index_array(index).reshape(_shape1(index))
-    _check_along_bounds(idx, dim, _shape1(self)[dim])
-    if idx.size:
-        _scatter_reduce_arrays(self._data.reshape(_shape1(self)), _along_key(idx, dim),
-                               _src_values(src, index), reduce, include_self)
-    return self
-
-
-def _scatter_reduce_arrays(target: np.ndarray, key: tuple, values: np.ndarray, reduce: str,
-                           include_self: bool) -> None:
+def scatter_reduce_values(xp: Any, target: Array, dim: int, idx: Array, values: Array, reduce: str,
+                          include_self: bool) -> None:
+    """scatter_reduce.two into `target` (>= 1-dim, a view of self's array)."""
+    check_along_bounds(xp, idx, dim, target.shape[dim])
+    if not idx.size:
+        return
+    key = along_key(xp, idx, dim)
     if not include_self:
         target[key] = _reduction_identity(reduce, target.dtype)
+    # amax / amin propagate NaN in PyTorch, as maximum / minimum do
+    ufunc = {"sum": xp.add, "prod": xp.multiply, "mean": xp.add, "amax": xp.maximum, "amin": xp.minimum}[reduce]
     with np.errstate(invalid="ignore"):
-        _TWO_REDUCTIONS[reduce].at(target, key, values)
+        ufunc.at(target, key, values)
     if reduce == "mean":
-        counts = np.zeros(target.shape, np.int64)
-        np.add.at(counts, key, 1)
+        counts = xp.zeros(target.shape, xp.int64)
+        xp.add.at(counts, key, 1)
         counts += 1 if include_self else 0
         touched = counts > 0
         if target.dtype.kind in "iu":
-            target[touched] = target[touched].astype(np.int64) // counts[touched]  # floor, as PyTorch
+            target[touched] = target[touched].astype(xp.int64) // counts[touched]  # floor, as PyTorch
         else:
-            target[touched] = (target[touched].astype(np.float64) / counts[touched]).astype(target.dtype)
+            target[touched] = (target[touched].astype(xp.float64) / counts[touched]).astype(target.dtype)
 
 
-_register_inplace_family("scatter_reduce_two", scatter_reduce_two_)
+def scatter_reduce_two_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                        include_self: bool = True) -> Tensor:
+    dim, reduce = rules.check_scatter_reduce_two(self, dim, index, src, reduce, False)
+    rules.check_no_internal_overlap(self)
+    idx = index_array(index).reshape(rules.shape1(index))
+    scatter_reduce_values(np, self._data.reshape(rules.shape1(self)), dim, idx, _src_values(src, index),
+                          reduce, include_self)
+    return self
+
+
+_register_inplace_family("scatter_reduce_two", scatter_reduce_two_, rules.scatter_reduce_two_)
 
 
 # --- index_select / index_add -----------------------------------------------------------------------
 
 
-def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
-    dim = _wrap_dim(dim, len(self._shape))
-    meta = self._data is None or index._data is None
-    if len(index._shape) > 1 and not meta:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    n = index.numel()
-    shape = list(self._shape)
-    if shape:
-        shape[dim] = n
-    elif n != 1 and not meta:
-        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} value(s)")
-    if meta:
-        return meta_tensor(tuple(shape), self._dtype)
-    idx = index_array(index).reshape(-1)
-    size = _shape1(self)[dim]
-    if self._shape and size == 0 and n:
+def index_select_values(xp: Any, data: Array, dim: int, idx: Array) -> Array:
+    """data's slices along dim at idx (1-D), with PyTorch's CPU errors; a 0-dim data is copied."""
+    size = data.shape[dim] if data.ndim else 1
+    if data.ndim and size == 0 and idx.size:
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    bad = first_out_of_bounds(idx, size)
+    bad = first_out_of_bounds(xp, idx, size)
     if bad is not None:
         if dim == 0:
             raise IndexError("index out of range in self")
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
-    if not self._shape:
-        return from_array(self._data.copy(), self._dtype)
-    return from_array(np.take(self._data, idx, axis=dim), self._dtype)
+    if not data.ndim:
+        return data.copy()
+    return xp.take(data, idx, axis=dim)
+
+
+def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
+    dim = rules.index_select_shape(self, dim, index, False)[0]
+    return from_array(index_select_values(np, self._data, dim, index_array(index).reshape(-1)), self._dtype)
 
 
 register("index_select", index_select)
+register("index_select_meta", rules.index_select)
 
 
-def _check_index_add(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
-    if len(index._shape) > 1:
-        raise IndexError(
-            f"index_add_(): Index is supposed to be a vector, but got dim: {len(index._shape)} with "
-            f"type: {index._dtype._c10_name} and size: {dims(index._shape)}"
-        )
-    if index._dtype is not _dt.int64 and index._dtype is not _dt.int32:
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {index._dtype._c10_name}")
-    if self._dtype is not source._dtype:
-        raise RuntimeError(
-            f"index_add_(): self ({self._dtype._c10_name}) and source ({source._dtype._c10_name}) "
-            "must have the same scalar type"
-        )
-    n = index.numel()
-    if n != (source._shape[dim] if source._shape else 1):
-        if not source._shape:  # PyTorch's message reads source.size(dim), which fails first
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        raise RuntimeError(
-            f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): "
-            f"({source._shape[dim]}), for dim: {dim}"
-        )
-    same_rank = len(source._shape) == len(self._shape)
-    if not same_rank or any(s != t for d, (s, t) in enumerate(zip(self._shape, source._shape)) if d != dim):
-        raise RuntimeError(
-            "source tensor shape must match self tensor shape, excluding the specified dimension. "
-            f"Got self.shape = {dims(self._shape)} source.shape = {dims(source._shape)}"
-        )
+def index_add_values(xp: Any, target: Array, dim: int, idx: Array, values: Array) -> None:
+    """target's slices along dim at idx (1-D, in bounds) += values (repeated indices add up)."""
+    if not target.ndim:
+        if idx.size:
+            target[...] += values.sum(dtype=values.dtype) if idx.size > 1 else values
+        return
+    xp.add.at(target, (slice(None),) * dim + (idx,), values)
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
     dim = _wrap_dim(dim, len(self._shape))
-    if self._data is None or index._data is None or source._data is None:
-        return self  # PyTorch's Meta kernel checks nothing here
-    _check_index_add(self, dim, index, source)
-    check_no_internal_overlap(self)
+    rules.check_index_add(self, dim, index, source)
+    rules.check_no_internal_overlap(self)
     check_no_overlap(self, source)
     idx = index_array(index).reshape(-1)
-    _check_along_bounds(idx, dim, _shape1(self)[dim])
+    check_along_bounds(np, idx, dim, rules.shape1(self)[dim])
     values = source._data
     if alpha != 1:
         values = values * scalar_to(alpha, self._dtype)
-    if not self._shape:
-        if idx.size:
-            self._data[...] += values.sum(dtype=values.dtype) if idx.size > 1 else values
-        return self
-    np.add.at(self._data, (slice(None),) * dim + (idx,), values)
+    index_add_values(np, self._data, dim, idx, values)
     return self
 
 
-_register_inplace_family("index_add", index_add_)
+_register_inplace_family("index_add", index_add_, rules.index_add_)
 
 
 # --- nonzero / masked_select ---------------------------------------------------------------------
 
 
+def nonzero_values(xp: Any, data: Array) -> Array:
+    """The (n, ndim) int64 coordinates of data's nonzero elements, laid out column by column
+    (strides (1, n)) as PyTorch's result is."""
+    if not data.ndim:
+        return xp.zeros((1 if data.astype(bool) else 0, 0), xp.int64)
+    coords = xp.nonzero(data)
+    stacked = xp.stack(coords).astype(xp.int64, copy=False) if coords else xp.zeros((0, 0), xp.int64)
+    return stacked.T
+
+
 def nonzero(self: Tensor) -> Tensor:
-    if self._data is None:
-        raise NotImplementedError(NONZERO_META_MESSAGE)
-    data = self._data
-    if not self._shape:
-        count = 1 if data.astype(bool) else 0
-        return from_array(np.zeros((count, 0), np.int64), _dt.int64)
-    coords = np.nonzero(data)
-    # PyTorch's result is (n, ndim) laid out column by column: strides (1, n).
-    stacked = np.stack(coords).astype(np.int64, copy=False) if coords else np.zeros((0, 0), np.int64)
-    return from_array(stacked.T, _dt.int64)
+    return from_array(nonzero_values(np, self._data), _dt.int64)
 
 
-def nonzero_out(self: Tensor, *, out: Tensor) -> Tensor:
-    if out._dtype is not _dt.int64:
-        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{out._dtype._c10_name}")
-    return write_out(out, nonzero(self))
+def _nonzero_out(functional: Callable) -> Callable:
+    def nonzero_out(self: Tensor, *, out: Tensor) -> Tensor:
+        if out._dtype is not _dt.int64:
+            raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{out._dtype._c10_name}")
+        return write_out(out, functional(self))
+
+    nonzero_out.__wrapped__ = functional  # type: ignore[attr-defined]
+    return nonzero_out
 
 
 register("nonzero", nonzero)
-register("nonzero_out", nonzero_out)
+register("nonzero_meta", rules.nonzero)
+register("nonzero_out", _nonzero_out(nonzero))
+register("nonzero_out_meta", _nonzero_out(rules.nonzero))
+
 
 
 _UNSET: Any = object()
@@ -902,16 +694,18 @@ register("masked_select", masked_select)
 # --- masked_scatter ----------------------------------------------------------------------------------
 
 
+def masked_scatter_values(xp: Any, target: Array, mask: Array, source: Array) -> None:
+    """target's elements where the (broadcast) mask holds take source's first ones, in order."""
+    where = xp.broadcast_to(mask, target.shape)
+    count = int(xp.count_nonzero(where))
+    if count > source.size:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    if count:
+        target[where] = source.reshape(-1)[:count]
+
+
 def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    meta = self._data is None
-    if source._dtype is not self._dtype:
-        shown = (str(self._dtype), str(source._dtype)) if meta else (self._dtype._c10_name, source._dtype._c10_name)
-        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got{' ' if meta else ''}"
-                           f"{shown[0]} and {shown[1]}")
-    if meta:
-        if mask._dtype is not _dt.bool and mask._dtype is not _dt.uint8:
-            raise RuntimeError("Mask must be bool or uint8")
-        return self
+    rules.check_masked_scatter_dtypes(self, source, False)
     if mask._dtype is _dt.uint8:
         warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
                       "please use a mask with dtype torch.bool instead.")
@@ -919,58 +713,59 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask._dtype._c10_name}")
     if len(mask._shape) > len(self._shape):
         raise RuntimeError(
-            f"expand(CPUBoolType{{{dims(mask._shape)}}}, size={dims(self._shape)}): the number of sizes provided "
-            f"({len(self._shape)}) must be greater or equal to the number of dimensions in the tensor ({len(mask._shape)})")
+            f"expand(CPUBoolType{{{rules.dims(mask._shape)}}}, size={rules.dims(self._shape)}): the number of sizes "
+            f"provided ({len(self._shape)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(mask._shape)})")
     broadcast_shapes(mask._shape, self._shape)  # PyTorch's message when they do not fit
-    check_no_internal_overlap(self)
-    where = np.broadcast_to(mask._data, self._shape)
-    count = int(np.count_nonzero(where))
-    if count > source.numel():
-        raise RuntimeError("Number of elements of source < number of ones in mask")
-    if count:
-        self._data[where] = source._data.reshape(-1)[:count]
+    rules.check_no_internal_overlap(self)
+    masked_scatter_values(np, self._data, mask._data, source._data)
     return self
 
 
-def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    # CompositeExplicitAutograd in PyTorch: self and mask broadcast, then masked_scatter_ on a copy.
-    shape = broadcast_shapes(mask._shape, self._shape)
-    if self._data is None:
-        base = meta_tensor(shape, self._dtype)
-    else:
-        base = from_array(np.array(np.broadcast_to(self._data, shape), order="C"), self._dtype)
-    return call_below_autograd("aten::masked_scatter_", (base, mask, source))
+def _masked_scatter_on(broadcast_copy: Callable[[Tensor, tuple[int, ...]], Tensor]) -> Callable:
+    """masked_scatter: masked_scatter_ on self broadcast with mask, copied by `broadcast_copy`."""
+
+    def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+        # CompositeExplicitAutograd in PyTorch: self and mask broadcast, then masked_scatter_ on a copy.
+        base = broadcast_copy(self, broadcast_shapes(mask._shape, self._shape))
+        return call_below_autograd("aten::masked_scatter_", (base, mask, source))
+
+    return masked_scatter
+
+
+def _cpu_broadcast_copy(self: Tensor, shape: tuple[int, ...]) -> Tensor:
+    return from_array(np.array(np.broadcast_to(self._data, shape), order="C"), self._dtype)
 
 
 register("masked_scatter_", masked_scatter_)
-register("masked_scatter", masked_scatter)
+register("masked_scatter__meta", rules.masked_scatter_)
+for _suffix, _copy in (("", _cpu_broadcast_copy), ("_meta", rules.broadcast_copy)):
+    register("masked_scatter" + _suffix, _masked_scatter_on(_copy))
 
 
 # --- index_fill / index_copy -------------------------------------------------------------------------
 
 
-def _index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    dim = _wrap_dim(dim, len(self._shape))
-    if self._data is None or index._data is None:
-        return self
-    if index._dtype is not _dt.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if len(index._shape) > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    if isinstance(value, complex) and not self._dtype.is_complex:
-        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
-    fill = scalar_to(value, self._dtype)
-    check_no_internal_overlap(self)
-    idx = index_array(index).reshape(-1)
-    size = _shape1(self)[dim]
-    bad = first_out_of_bounds(idx, size, -size)
+def index_fill_values(xp: Any, target: Array, dim: int, idx: Array, fill: Any) -> None:
+    """target's slices along dim at idx (1-D, negatives from the end) = fill, with PyTorch's
+    bounds message."""
+    size = target.shape[dim] if target.ndim else 1
+    bad = first_out_of_bounds(xp, idx, size, -size)
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-    if not self._shape:
+    if not target.ndim:
         if idx.size:
-            self._data[...] = fill
-        return self
-    self._data[(slice(None),) * dim + (idx,)] = fill
+            target[...] = fill
+        return
+    target[(slice(None),) * dim + (idx,)] = fill
+
+
+def _index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    dim = _wrap_dim(dim, len(self._shape))
+    rules.check_index_fill(self, index, value)
+    fill = scalar_to(value, self._dtype)
+    rules.check_no_internal_overlap(self)
+    index_fill_values(np, self._data, dim, index_array(index).reshape(-1), fill)
     return self
 
 
@@ -979,19 +774,12 @@ def index_fill_int_scalar_(self: Tensor, dim: int, index: Tensor, value: Any) ->
 
 
 def index_fill_int_tensor_(self: Tensor, dim: int, index: Tensor, value: Tensor) -> Tensor:
-    if value._shape:
-        raise RuntimeError(
-            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-            f"{len(value._shape)} dimension(s).")
-    if value._device != self._device:
-        raise RuntimeError(
-            "index_copy(): self, index and source expected to be in the same device, but got (self) "
-            f"{self._device}, (index) {index._device}, and (source) {value._device}")
-    return _index_fill_(self, dim, index, value.item() if value._data is not None else 0)
+    rules.check_fill_value(self, index, value)
+    return _index_fill_(self, dim, index, value.item())
 
 
-def _functional_below_autograd(inplace_name: str) -> Callable:
-    """A CompositeExplicitAutograd out-of-place op: the in-place op on a copy of self."""
+def _functional_below_autograd(inplace_name: str, clone: Callable[[Tensor], Tensor]) -> Callable:
+    """A CompositeExplicitAutograd out-of-place op: the in-place op on the copy `clone` makes."""
 
     def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return call_below_autograd(inplace_name, (clone(self),) + args, kwargs)
@@ -1000,127 +788,95 @@ def _functional_below_autograd(inplace_name: str) -> Callable:
     return functional
 
 
-for _overload, _kernel in (("int_Scalar", index_fill_int_scalar_), ("int_Tensor", index_fill_int_tensor_)):
-    _functional_fill = _functional_below_autograd(f"aten::index_fill_.{_overload}")
+for _overload, _kernel, _meta in (("int_Scalar", index_fill_int_scalar_, rules.index_fill_int_scalar_),
+                                  ("int_Tensor", index_fill_int_tensor_, rules.index_fill_int_tensor_)):
     register(f"index_fill_{_overload}_", _kernel)
-    register(f"index_fill_{_overload}", _functional_fill)
+    register(f"index_fill_{_overload}__meta", _meta)
+    for _suffix, _clone in (("", cpu_clone), ("_meta", rules.clone)):
+        register(f"index_fill_{_overload}{_suffix}", _functional_below_autograd(f"aten::index_fill_.{_overload}", _clone))
 
 
-def _check_index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> None:
-    if len(index._shape) > 1:
-        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {len(index._shape)})")
-    if index._dtype is not _dt.int64:
-        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {index._dtype._c10_name}")
-    if source._dtype is not self._dtype:
-        raise RuntimeError(
-            "index_copy_(): self and source expected to have the same dtype, but got (self) "
-            f"{self._dtype._c10_name} and (source) {source._dtype._c10_name}")
-    n = index.numel()
-    if not source._shape:
-        if n != 1:
-            raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {n})")
+def index_copy_values(xp: Any, target: Array, dim: int, idx: Array, values: Array) -> None:
+    """target's slices along dim at idx (1-D) = values' (a 0-dim values: its one element), with
+    PyTorch's bounds message."""
+    size = target.shape[dim] if target.ndim else 1
+    bad = first_out_of_bounds(xp, idx, size)
+    if bad is not None:
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} with size {size}")
+    if not target.ndim:
+        if idx.size:
+            target[...] = values.reshape(-1)[-1]
         return
-    if self._shape and len(source._shape) != len(self._shape):
-        raise IndexError(
-            "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
-            f"Source dimensionality ({len(source._shape)}), destination dimensionality ({len(self._shape)})")
-    self_slice = [s for d, s in enumerate(self._shape) if d != dim]
-    source_slice = [s for d, s in enumerate(source._shape) if d != dim]
-    if self_slice != source_slice:
-        raise RuntimeError(
-            "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
-            f"{' '.join(map(str, self_slice))} at dimension {dim} and source slice shape: "
-            f"{' '.join(map(str, source_slice))} at dimension 0.")
-    if n != source._shape[dim]:
-        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({source._shape[dim]})")
+    target[(slice(None),) * dim + (idx,)] = values if values.ndim else values.reshape((1,) * target.ndim)
 
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     dim = _wrap_dim(dim, len(self._shape))
-    if self._data is None or index._data is None or source._data is None:
-        n, src_size = index.numel(), (source._shape[dim] if source._shape else 1)
-        if n != src_size:
-            raise RuntimeError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_size})")
-        return self
-    _check_index_copy(self, dim, index, source)
-    check_no_internal_overlap(self)
+    rules.check_index_copy(self, dim, index, source)
+    rules.check_no_internal_overlap(self)
     check_no_overlap(self, source)
-    idx = index_array(index).reshape(-1)
-    size = _shape1(self)[dim]
-    bad = first_out_of_bounds(idx, size)
-    if bad is not None:
-        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} with size {size}")
-    if not self._shape:
-        if idx.size:
-            self._data[...] = source._data.reshape(-1)[-1]
-        return self
-    values = source._data if source._shape else source._data.reshape((1,) * len(self._shape))
-    self._data[(slice(None),) * dim + (idx,)] = values
+    index_copy_values(np, self._data, dim, index_array(index).reshape(-1), source._data)
     return self
 
 
-_register_inplace_family("index_copy", index_copy_)
+_register_inplace_family("index_copy", index_copy_, rules.index_copy_)
 
 
 # --- take / put_ / take_along_dim -----------------------------------------------------------------------
 
 
-def _flat_positions(self: Tensor, index: Tensor, op: str, empty_message: str) -> np.ndarray:
-    """Index values as positions into self's elements in row-major order (negative from the end)."""
-    if index._dtype is not _dt.int64:
-        raise RuntimeError(f"{op}(): Expected a long tensor for index, but got {index._dtype._c10_name}")
-    n = self.numel()
-    idx = index_array(index).reshape(-1)
+def flat_positions(xp: Any, idx: Array, n: int, empty_message: str) -> Array:
+    """Index values (1-D) as positions into n elements in row-major order, negative from the
+    end, with PyTorch's errors."""
     if idx.size and n == 0:
         raise IndexError(empty_message)
-    bad = first_out_of_bounds(idx, n, -n)
+    bad = first_out_of_bounds(xp, idx, n, -n)
     if bad is not None:
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
     return idx
 
 
+def take_values(xp: Any, data: Array, idx: Array, shape: tuple[int, ...]) -> Array:
+    """data's elements (row-major) at idx (1-D), shaped `shape`."""
+    flat = flat_positions(xp, idx, data.size, "take(): tried to take from an empty tensor")
+    return data.reshape(-1)[flat].reshape(shape)
+
+
 def take(self: Tensor, index: Tensor) -> Tensor:
-    if self._data is None or index._data is None:
-        if index._dtype is not _dt.int64:
-            raise RuntimeError(f"take(): Expected a long tensor for index, but got {index._dtype}")
-        return meta_tensor(index._shape, self._dtype)
-    idx = _flat_positions(self, index, "take", "take(): tried to take from an empty tensor")
-    flat = self._data.reshape(-1)
-    return from_array(flat[idx].reshape(index._shape), self._dtype)
+    if index._dtype is not _dt.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index._dtype._c10_name}")
+    return from_array(take_values(np, self._data, index_array(index).reshape(-1), index._shape), self._dtype)
 
 
 register("take", take)
+register("take_meta", rules.take)
+
+
+def put_values(xp: Any, target: Array, flat_idx: Array, values: Array, accumulate: bool) -> None:
+    """target's elements (row-major) at flat_idx (1-D, in range) = values (+= with accumulate)."""
+    # A non-contiguous target has no flat view: update a row-major copy and write it back.
+    flat = target.reshape(-1) if target.flags.c_contiguous else target.ravel()
+    values = values.reshape(-1)
+    if accumulate:
+        xp.add.at(flat, flat_idx, values)
+    else:
+        flat[flat_idx] = values
+    if not target.flags.c_contiguous:
+        target[...] = flat.reshape(target.shape)
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    if self._data is None or index._data is None or source._data is None:
-        return self
-    if index._dtype is not _dt.int64:
-        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {index._dtype._c10_name}")
-    if source._dtype is not self._dtype:
-        raise RuntimeError(
-            "put_(): self and source expected to have the same dtype, but got self.dtype = "
-            f"{self._dtype._c10_name} and source.dtype = {source._dtype._c10_name}")
-    if source.numel() != index.numel():
-        raise IndexError(
-            "put_(): Expected source and index to have the same number of elements, but got source.numel() = "
-            f"{source.numel()}, index.numel() = {index.numel()}")
-    idx = _flat_positions(self, index, "put_", "put_(): Tried to put elements into an empty tensor")
-    check_no_internal_overlap(self)
-    # A non-contiguous self has no flat view: update a row-major copy and write it back.
-    flat = self._data.reshape(-1) if self._data.flags.c_contiguous else self._data.ravel()
-    values = source._data.reshape(-1)
-    if accumulate:
-        np.add.at(flat, idx, values)
-    else:
-        flat[idx] = values
-    if not self._data.flags.c_contiguous:
-        self._data[...] = flat.reshape(self._shape)
+    rules.check_put(self, index, source)
+    idx = flat_positions(np, index_array(index).reshape(-1), self.numel(),
+                         "put_(): Tried to put elements into an empty tensor")
+    rules.check_no_internal_overlap(self)
+    put_values(np, self._data, idx, source._data, accumulate)
     return self
 
 
 register("put_", put_)
-_put = _functional_below_autograd("aten::put_")
+register("put__meta", rules.put_)
+_put = _functional_below_autograd("aten::put_", generic_clone)  # CompositeExplicitAutograd only: every device
 register("put", _put)
 
 

@@ -1,9 +1,10 @@
 """Matrix products.
 
-Kernels (CPU and Meta): mm, bmm, addmm, addmv, mv, dot, vdot, baddbmm. They check
-shapes and dtypes as PyTorch does, in its order and words, then call NumPy on the
-tensors' own arrays (no copies; 16-bit floats are multiplied in float32, as PyTorch
-accumulates them).
+CPU kernels: mm, bmm, addmm, addmv, mv, dot, vdot, baddbmm. They check shapes and dtypes
+as PyTorch does, in its order and words (the checks are meta/linalg.py's rules), then hand the
+tensors' own arrays to the array code (`*_array`, taking the array module `xp`: no copies;
+16-bit floats are multiplied in float32, as PyTorch accumulates them). The Meta kernels are
+meta/linalg.py's, registered here as `<name>_meta`.
 
 CompositeImplicitAutograd decompositions: matmul, outer/ger, linear (einsum is in
 einsum.py). As in
@@ -28,6 +29,7 @@ from ..._tensor.enums import contiguous_format
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..fastcall import aten as _overload
 from ..fastcall import call
+from ..meta import linalg as rules
 from ..registry import register
 from .factory import element, write_factory_result
 from .variants import check_out_dtype
@@ -43,77 +45,53 @@ def aten_call(name: str, tensor: Tensor, *args: Any) -> Tensor:
 _PYTHON_BIT = key_bits(DispatchKey.Python)
 
 
-# --- shared helpers ------------------------------------------------------------------------------
+# --- array code: arrays and their module `xp` in, the result array out ----------------------------
 
-def _shape_text(shape: Sequence[int]) -> str:
-    return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def _is_meta(a: Tensor, b: Tensor, c: Tensor | None = None) -> bool:
-    return a._data is None or b._data is None or (c is not None and c._data is None)
-
-
-def _not_implemented(op: str, d: _dt.dtype) -> NotImplementedError:
-    return NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
-
+Array = Any  # an array of the module `xp`
 
 _LOW_PRECISION = frozenset({_dt.float16, _dt.bfloat16})
 # Multiplied by ndarray.dot as they are (no float32 detour, no bool error).
 _BLAS_DTYPES = frozenset({_dt.float32, _dt.float64, _dt.complex64, _dt.complex128})
 
 
-def _product(a: np.ndarray, b: np.ndarray, d: _dt.dtype) -> np.ndarray:
+def product_array(xp: Any, a: Array, b: Array, d: _dt.dtype) -> Array:
     """a @ b in dtype d on the arrays as they are (ndarray.dot for matrices and vectors, the
     quickest entry to BLAS; matmul for batches); 16-bit floats are multiplied in float32."""
     if d in _LOW_PRECISION:
-        return _product(a.astype(np.float32), b.astype(np.float32), _dt.float32).astype(_dt.to_numpy_dtype(d))
+        return product_array(xp, a.astype(xp.float32), b.astype(xp.float32), _dt.float32).astype(
+            _dt.to_numpy_dtype(d))
     if a.ndim <= 2 and b.ndim <= 2:
         return a.dot(b)
-    return np.matmul(a, b)
+    return xp.matmul(a, b)
 
 
-def _scaled_sum(product: np.ndarray, alpha: Any, self_array: np.ndarray | None, beta: Any,
-                d: _dt.dtype) -> np.ndarray:
+def scaled_sum_array(xp: Any, product: Array, alpha: Any, self_array: Array, beta: Any, d: _dt.dtype) -> Array:
     """beta * self + alpha * product in dtype d (float32 arithmetic for 16-bit floats); self is
     ignored when beta is 0, NaNs included, as PyTorch documents."""
     alpha = element(alpha, d)
     beta = element(beta, d)
     np_dtype = _dt.to_numpy_dtype(d)
-    compute = np.dtype(np.float32) if d.itemsize == 2 and d.is_floating_point else np_dtype
+    compute = xp.dtype(xp.float32) if d.itemsize == 2 and d.is_floating_point else np_dtype
     scalar = compute.type
     result = product.astype(compute, copy=False)
     if alpha != 1:
         result = result * scalar(alpha)
-    if beta != 0 and self_array is not None:
+    if beta != 0:
         addend = self_array.astype(compute, copy=False)
         result = result + (addend if beta == 1 else addend * scalar(beta))
-    return np.asarray(result).astype(np_dtype, copy=False)
+    return xp.ascontiguousarray(xp.asarray(result).astype(np_dtype, copy=False))
 
 
-def _expand_error(source: Sequence[int], target: Sequence[int]) -> RuntimeError | None:
-    """PyTorch's expand error for broadcasting `source` to `target`, or None if it fits."""
-    if len(source) > len(target):
-        return RuntimeError(
-            f"expand(torch.FloatTensor{{{_shape_text(source)}}}, size={_shape_text(target)}): the number of sizes "
-            f"provided ({len(target)}) must be greater or equal to the number of dimensions in the tensor "
-            f"({len(source)})")
-    offset = len(target) - len(source)
-    for i, size in enumerate(source):
-        wanted = target[offset + i]
-        if size != wanted and size != 1:
-            return RuntimeError(
-                f"The expanded size of the tensor ({wanted}) must match the existing size ({size}) at "
-                f"non-singleton dimension {offset + i}.  Target sizes: {_shape_text(target)}.  Tensor sizes: "
-                f"{_shape_text(source)}")
-    return None
+def conj_dot_array(xp: Any, a: Array, b: Array, d: _dt.dtype) -> Array:
+    """vdot: the first vector conjugated (complex dtypes), then the dot product, as a 0-dim array."""
+    first = xp.conj(a) if d.is_complex else a
+    return xp.asarray(product_array(xp, first, b, d), dtype=_dt.to_numpy_dtype(d)).reshape(())
 
 
-def _expand_error_for(self: Tensor, target: Sequence[int]) -> RuntimeError | None:
-    error = _expand_error(self._shape, target)
-    if error is not None and str(error).startswith("expand("):
-        name = f"torch.{self._dtype._c10_name}Tensor"
-        return RuntimeError(str(error).replace("torch.FloatTensor", name, 1))
-    return error
+# --- CPU kernels: PyTorch's CPU checks and words (meta/linalg.py), then the array code ------------
+
+def _not_implemented(op: str, d: _dt.dtype) -> NotImplementedError:
+    return NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
 
 
 def _subclass_like(t: Tensor) -> bool:
@@ -121,89 +99,33 @@ def _subclass_like(t: Tensor) -> bool:
     return bool((tls.local.included | t._keyset) & _PYTHON_BIT)
 
 
-# --- mm, bmm, addmm, baddbmm ------------------------------------------------------------------
-
-def _check_mm(self: Tensor, mat2: Tensor) -> None:
-    meta = _is_meta(self, mat2)  # PyTorch's meta kernel is Python code with its own words
-    if len(self._shape) != 2:
-        raise RuntimeError("a must be 2D" if meta else "self must be a matrix")
-    if len(mat2._shape) != 2:
-        raise RuntimeError("b must be 2D" if meta else "mat2 must be a matrix")
-    _check_reduction_dim(self, mat2, meta)
-
-
-def _check_reduction_dim(mat1: Tensor, mat2: Tensor, meta: bool) -> None:
-    (n, m), (k, p) = mat1._shape, mat2._shape
-    if m != k:
-        if meta:
-            raise RuntimeError(f"a and b must have same reduction dim, but got [{n}, {m}] X [{k}, {p}].")
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
-
-
 def mm(self: Tensor, mat2: Tensor) -> Tensor:
     a, b = self._data, mat2._data
     d = self._dtype
-    if (a is not None and b is not None and a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0]
-            and d is mat2._dtype and d in _BLAS_DTYPES):
+    if a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and d is mat2._dtype and d in _BLAS_DTYPES:
         return from_array(a.dot(b), d)  # the common case, every check below passed
-    _check_mm(self, mat2)
-    d = self._dtype
-    shape = (self._shape[0], mat2._shape[1])
-    if _is_meta(self, mat2):
-        return meta_tensor(shape, d)
+    rules.check_mm(self, mat2, on_meta=False)
     if d is not mat2._dtype:
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {d._type_meta_name} != {mat2._dtype._type_meta_name}")
     if d is _dt.bool:
         raise _not_implemented("addmm_impl_cpu_", d)
-    return from_array(_product(self._data, mat2._data, d), d)
-
-
-def _check_batches(batch1: Tensor, batch2: Tensor) -> tuple[int, int, int]:
-    if len(batch1._shape) != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if len(batch2._shape) != 3:
-        raise RuntimeError("batch2 must be a 3D tensor")
-    b, n, m = batch1._shape
-    if batch2._shape[0] != b or batch2._shape[1] != m:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
-            f"[{batch2._shape[0]}, {batch2._shape[1]}].")
-    return b, n, batch2._shape[2]
+    return from_array(product_array(np, a, b, d), d)
 
 
 def _check_batch_dtypes(batch1: Tensor, batch2: Tensor, op: str) -> None:
-    meta = _is_meta(batch1, batch2)
-    if batch1._dtype is not batch2._dtype:
-        a, b = (batch1._dtype, batch2._dtype) if meta else (batch1._dtype._c10_name, batch2._dtype._c10_name)
-        raise RuntimeError(f"expected scalar type {a} but found {b}")
-    if batch1._dtype is _dt.bool and not meta:
+    rules.check_batch_dtypes(batch1, batch2, on_meta=False)
+    if batch1._dtype is _dt.bool:
         raise _not_implemented(op, batch1._dtype)
 
 
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
-    shape = _check_batches(self, mat2)
+    rules.check_batches(self, mat2)
     _check_batch_dtypes(self, mat2, "bmm")
-    if _is_meta(self, mat2):
-        return meta_tensor(shape, mat2._dtype)
-    return from_array(_product(self._data, mat2._data, self._dtype), self._dtype)
-
-
-def _broadcast_error_meta(self: Tensor, target: Sequence[int]) -> RuntimeError | None:
-    """The message of PyTorch's Python meta kernels when self does not broadcast to target."""
-    for back in range(1, min(len(self._shape), len(target)) + 1):
-        size = self._shape[-back]
-        if size != 1 and size != target[-back]:
-            return RuntimeError(
-                f"Attempting to broadcast a dimension of length {size} at {-back}! Mismatching argument at index 1 "
-                f"had torch.Size({list(self._shape)}); but expected shape should be broadcastable to "
-                f"{list(target)}")
-    return _expand_error_for(self, target)
+    return from_array(product_array(np, self._data, mat2._data, self._dtype), self._dtype)
 
 
 def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    if _is_meta(self, mat1, mat2):
-        return _addmm_meta(self, mat1, mat2)
     if self._dtype is not mat2._dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got {self._dtype._c10_name} and "
                            f"{mat2._dtype._c10_name}")
@@ -213,84 +135,28 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     for name, t in (("mat1", mat1), ("mat2", mat2)):
         if len(t._shape) != 2:
             raise RuntimeError(f"{name} must be a matrix, got {len(t._shape)}-D tensor")
-    (n, m), (k, p) = mat1._shape, mat2._shape
-    if m != k:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
-    error = _expand_error_for(self, (n, p))
+    rules.check_reduction_dim(mat1, mat2, on_meta=False)
+    error = rules.expand_error_for(self, (mat1._shape[0], mat2._shape[1]))
     if error is not None:
         raise error
     d = mat1._dtype
     if d is _dt.bool:
         raise _not_implemented("addmm_impl_cpu_", d)
-    product = _product(mat1._data, mat2._data, d)
-    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
-
-
-def _addmm_meta(self: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    for name, t in (("a", mat1), ("b", mat2)):
-        if len(t._shape) != 2:
-            raise RuntimeError(f"{name} must be 2D")
-    _check_reduction_dim(mat1, mat2, True)
-    target = (mat1._shape[0], mat2._shape[1])
-    error = _broadcast_error_meta(self, target)
-    if error is not None:
-        raise error
-    return meta_tensor(target, self._dtype)
+    product = product_array(np, mat1._data, mat2._data, d)
+    return from_array(scaled_sum_array(np, product, alpha, self._data, beta, d), d)
 
 
 def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    def size(t: Tensor, dim: int) -> int:
-        return t._shape[dim] if dim < len(t._shape) else 1
-
-    target = (size(batch1, 0), size(batch1, 1), size(batch2, 2))
-    error = _expand_error_for(self, target)
-    if error is not None:
-        raise error
-    if self._dtype is not batch1._dtype:
-        if _is_meta(self, batch1, batch2):
-            raise RuntimeError(f"Input dtypes must be the same, got: input: {self._dtype}, batch1: {batch1._dtype}, "
-                               f"batch2: {batch2._dtype}")
-        raise RuntimeError(
-            f"Input dtypes must be the same, got: input {self._dtype._type_meta_name}, batch1: "
-            f"{batch1._dtype._type_meta_name}, batch2: {batch2._dtype._type_meta_name}")
-    shape = _check_batches(batch1, batch2)
+    rules.baddbmm_target(self, batch1, batch2, on_meta=False)
+    rules.check_batches(batch1, batch2)
     _check_batch_dtypes(batch1, batch2, "baddbmm")
     d = batch1._dtype
-    if _is_meta(self, batch1, batch2):
-        return meta_tensor(shape, d)
-    product = _product(batch1._data, batch2._data, d)
-    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
-
-
-# --- mv, addmv, dot, vdot -----------------------------------------------------------------------
-
-def _check_addmv(self: Tensor, mat: Tensor, vec: Tensor) -> None:
-    if not (len(mat._shape) == 2 and len(vec._shape) == 1 and len(self._shape) <= 1):
-        raise RuntimeError(
-            f"vector + matrix @ vector expected, got {len(self._shape)}, {len(mat._shape)}, {len(vec._shape)}")
-    rows, cols = mat._shape
-    if cols != vec._shape[0] or (self.numel() != rows and self.numel() != 1):
-        if not self._shape:
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        raise RuntimeError(
-            f"size mismatch, got input ({self._shape[0]}), mat ({rows}x{cols}), vec ({vec._shape[0]})")
-
-
-def _mv_meta(mat: Tensor, vec: Tensor, dtypes: tuple[_dt.dtype, ...] = ()) -> Tensor:
-    if len(mat._shape) != 2 or len(vec._shape) != 1:
-        raise RuntimeError(f"matrix @ vector expected, got {len(mat._shape)}, {len(vec._shape)}")
-    if mat._shape[1] != vec._shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({mat._shape[0]}x{mat._shape[1]}), vec ({vec._shape[0]})")
-    if dtypes and not all(d is dtypes[0] for d in dtypes):
-        raise RuntimeError("addmv input tensors must have the same dtype, but got " + ", ".join(map(str, dtypes[:-1]))
-                           + f", and {dtypes[-1]}")
-    return meta_tensor((mat._shape[0],), vec._dtype)
+    product = product_array(np, batch1._data, batch2._data, d)
+    return from_array(scaled_sum_array(np, product, alpha, self._data, beta, d), d)
 
 
 def addmv(self: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-    if _is_meta(self, mat, vec):
-        return _mv_meta(mat, vec, (self._dtype, mat._dtype, vec._dtype))
-    _check_addmv(self, mat, vec)
+    rules.check_addmv(self, mat, vec)
     if not (self._dtype is mat._dtype is vec._dtype):
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {self._dtype._c10_name}, "
@@ -298,63 +164,40 @@ def addmv(self: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any =
     d = mat._dtype
     if d is _dt.bool:
         raise _not_implemented("addmv_impl_cpu", d)
-    product = _product(mat._data, vec._data, d)
-    return from_array(np.ascontiguousarray(_scaled_sum(product, alpha, self._data, beta, d)), d)
+    product = product_array(np, mat._data, vec._data, d)
+    return from_array(scaled_sum_array(np, product, alpha, self._data, beta, d), d)
 
 
 def mv(self: Tensor, vec: Tensor) -> Tensor:
     # PyTorch computes mv as addmv into a result made like vec, with beta 0.
-    if _is_meta(self, vec):
-        return _mv_meta(self, vec)
     rows = self._shape[0] if self._shape else 1
-    _check_addmv(meta_tensor((rows,), vec._dtype), self, vec)
+    rules.check_addmv(meta_tensor((rows,), vec._dtype), self, vec)
     if not (self._dtype is vec._dtype):
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {vec._dtype._c10_name}, "
             f"{self._dtype._c10_name}, and {vec._dtype._c10_name}")
     if self._dtype is _dt.bool:
         raise _not_implemented("addmv_impl_cpu", self._dtype)
-    return from_array(_product(self._data, vec._data, self._dtype), self._dtype)
+    return from_array(product_array(np, self._data, vec._data, self._dtype), self._dtype)
 
 
-def _check_dot(self: Tensor, other: Tensor, op: str) -> None:
-    if len(self._shape) != 1 or len(other._shape) != 1:
-        raise RuntimeError(f"1D tensors expected, but got {len(self._shape)}D and {len(other._shape)}D tensors")
-    if self._dtype is not other._dtype:
-        meta = _is_meta(self, other)
-        a, b = (self._dtype, other._dtype) if meta else (self._dtype._c10_name, other._dtype._c10_name)
-        raise RuntimeError(f"{op} : expected both vectors to have same dtype, but found {a} and {b}")
-    n, m = self._shape[0], other._shape[0]
-    if n != m:
-        space = "" if _is_meta(self, other) else " "  # (sic: PyTorch's meta message runs two words together)
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the{space}same number of "
-            f"elements, but got {n} and {m} elements respectively")
+def _dot_kernel(op: str, values: Any) -> Any:
+    def kernel(self: Tensor, other: Tensor) -> Tensor:
+        rules.check_dot(self, other, "dot", on_meta=False)
+        d = self._dtype
+        if d is _dt.bool:
+            raise _not_implemented("dot", d)
+        return from_array(values(np, self._data, other._data, d), d)
+
+    kernel.__name__ = kernel.__qualname__ = op
+    return kernel
 
 
-def _dot_result(value: Any, d: _dt.dtype) -> Tensor:
-    return from_array(np.asarray(value, dtype=_dt.to_numpy_dtype(d)).reshape(()), d)
+def _dot_array(xp: Any, a: Array, b: Array, d: _dt.dtype) -> Array:
+    return xp.asarray(product_array(xp, a, b, d), dtype=_dt.to_numpy_dtype(d)).reshape(())
 
 
-def dot(self: Tensor, tensor: Tensor) -> Tensor:
-    _check_dot(self, tensor, "dot")
-    d = self._dtype
-    if _is_meta(self, tensor):
-        return meta_tensor((), d)
-    if d is _dt.bool:
-        raise _not_implemented("dot", d)
-    return _dot_result(_product(self._data, tensor._data, d), d)
-
-
-def vdot(self: Tensor, other: Tensor) -> Tensor:
-    _check_dot(self, other, "dot")
-    d = self._dtype
-    if _is_meta(self, other):
-        return meta_tensor((), d)
-    if d is _dt.bool:
-        raise _not_implemented("dot", d)
-    first = np.conj(self._data) if d.is_complex else self._data
-    return _dot_result(_product(first, other._data, d), d)
+dot, vdot = _dot_kernel("dot", _dot_array), _dot_kernel("vdot", conj_dot_array)
 
 
 # --- matmul (CompositeImplicitAutograd) ------------------------------------------------------
@@ -546,6 +389,9 @@ def linear_out(input: Tensor, weight: Tensor, bias: Tensor | None = None, *, out
 for _fn in (mm, bmm, addmm, addmv, baddbmm, dot, vdot):
     register(_fn.__name__, _fn)
 register("mv", mv)
+for _fn in (rules.mm, rules.bmm, rules.addmm, rules.addmv, rules.baddbmm, rules.dot, rules.vdot, rules.mv):
+    register(_fn.__name__ + "_meta", _fn)
+# the out= and in-place forms (CPU and Meta): made from these by the YAML's policy
 for _fn in (matmul, matmul_out, outer, outer_out, linear):
     register(_fn.__name__, _fn)
 register("linear_out", linear_out)

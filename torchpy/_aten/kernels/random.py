@@ -17,22 +17,20 @@ from __future__ import annotations
 import math
 import os
 import struct
-import warnings
 from typing import Any, Sequence
 
-import ml_dtypes
 import numpy as np
 
 from ..._dispatch.binding import NO_MATCH, register_type_converter
 from ..._tensor import dtype as _dt
 from ..._tensor.device import CPU, canonical_device
-from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, from_array
+from ..fastcall import aten, call, call_kw
+from ..meta import random as rules
 from ..meta.layout import stride_order
 from ..registry import register
 from .elementwise import broadcast_shapes
-from .factory import (
-    check_shape, element, is_meta, like_strides, new_tensor, register_backend_select,
-)
+from .factory import like_strides, new_tensor, register_backend_select
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _STATE_SIZE = 5056             # sizeof(CPUGeneratorImplState)
@@ -339,137 +337,67 @@ def permutation(gen: Generator, n: int) -> np.ndarray:
     return np.array(result, dtype=np.int64)
 
 
-# --- writing values into tensors --------------------------------------------------------------
+# --- array code: writing values into an array -------------------------------------------------------
+
+Array = Any  # an array of the module `xp`
+
+
+def write_in_memory_order(xp: Any, data: Array, order: Sequence[int] | None, values: Array) -> None:
+    """Store `values` (one per element, in memory order) into `data`; `order` lists its axes
+    outermost first in memory (None: C-contiguous)."""
+    view = data if order is None else data.transpose(order)
+    xp.copyto(view, values.reshape(view.shape), casting="unsafe")
+
+
+def as_complex(xp: Any, values: Array, d: _dt.dtype) -> Array:
+    """Pairs of reals (view_as_real's order) as complex values."""
+    pairs = values.reshape(-1, 2)
+    return (pairs[:, 0] + 1j * pairs[:, 1]).astype(_dt.to_numpy_dtype(d))
+
+
+def scaled_and_shifted(xp: Any, values: Array, d: _dt.dtype, std: Any, mean: Any) -> Array:
+    """PyTorch's normal(Tensor...): standard normals in d, then mul_(std) and add_(mean), each
+    step rounded to d (16-bit floats computed in float32)."""
+    np_dtype = _dt.to_numpy_dtype(d)
+    compute = xp.float32 if d.itemsize == 2 else np_dtype
+    if std is not None:
+        values = (values.astype(compute) * xp.asarray(std, dtype=compute)).astype(np_dtype)
+    values = (values.astype(compute) + xp.asarray(mean, dtype=compute)).astype(np_dtype)
+    return xp.asarray(values, order="C")  # (not ascontiguousarray: it makes 0-dim 1-dim)
+
+
+# --- CPU kernels: the checks (meta/random.py), the draws, the array code ----------------------------
 
 def _generator(generator: Generator | None) -> Generator:
     return default_generator if generator is None else generator
 
 
 def _write(self: Tensor, values: np.ndarray) -> Tensor:
-    """Store `values` (one per element, in memory order) into self."""
     data = self._data
-    if data.flags.c_contiguous:
-        np.copyto(data, values.reshape(data.shape), casting="unsafe")
-    else:
-        order = stride_order(self._shape, self.stride())[::-1]  # outermost first
-        view = data.transpose(order)
-        np.copyto(view, values.reshape(view.shape), casting="unsafe")
+    order = None if data.flags.c_contiguous else stride_order(self._shape, self.stride())[::-1]
+    write_in_memory_order(np, data, order, values)
     return self
 
 
-def _number_text(x: float) -> str:
-    return f"{x:g}"
-
-
-def _real_of(d: _dt.dtype) -> _dt.dtype:
-    return d.to_real() if d.is_complex else d
-
-
-def _as_complex(values: np.ndarray, d: _dt.dtype) -> np.ndarray:
-    """Pairs of reals (view_as_real's order) as complex values."""
-    pairs = values.reshape(-1, 2)
-    return (pairs[:, 0] + 1j * pairs[:, 1]).astype(_dt.to_numpy_dtype(d))
-
-
-def _check_floating(d: _dt.dtype, op: str) -> None:
-    if not (d.is_floating_point or d.is_complex):
-        raise NotImplementedError(f'"{op}" not implemented for \'{d._c10_name}\'')
-
-
-def _check_uniform_bounds(d: _dt.dtype, low: float, high: float) -> None:
-    _check_floating(d, "check_uniform_bounds")
-    if low > high:
-        raise RuntimeError(
-            f"uniform_ expects to return a [from, to) range, but found from={_number_text(low)} > "
-            f"to={_number_text(high)}")
-    real = _real_of(d)
-    if high - low > _BOUNDS[real][1]:
-        raise RuntimeError(
-            f"uniform_ expects to-from <= std::numeric_limits<{real._c10_name}>::max(), but found "
-            f"to={_number_text(high)} and from={_number_text(low)} which result in to-from to exceed the limit")
-
-
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    if self._data is None:  # meta: nothing to draw (and, as in PyTorch, no dtype check)
-        return self
-    _check_uniform_bounds(self._dtype, from_, to)
+    rules.check_uniform_bounds(self._dtype, from_, to)
     n = self.numel()
     d = self._dtype
     if d.is_complex:
-        return _write(self, _as_complex(uniform_values(_generator(generator), 2 * n, d.to_real(), from_, to), d))
+        return _write(self, as_complex(np, uniform_values(_generator(generator), 2 * n, d.to_real(), from_, to), d))
     return _write(self, uniform_values(_generator(generator), n, d, from_, to))
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    if std < 0:  # PyTorch's meta check is Python code and prints the float as Python does
-        shown = float(std) if self._data is None else _number_text(std)
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {shown}")
-    if self._data is None:
-        return self
-    _check_floating(self._dtype, "normal_kernel_cpu")
+    rules.check_std(std)
+    rules.check_floating(self._dtype, "normal_kernel_cpu")
     n = self.numel()
     d = self._dtype
     contiguous = self.is_contiguous()
     if d.is_complex:  # normal_ on view_as_real, each part with variance std**2 / 2
         values = normal_values(_generator(generator), 2 * n, d.to_real(), mean, std / math.sqrt(2), contiguous)
-        return _write(self, _as_complex(values, d))
+        return _write(self, as_complex(np, values, d))
     return _write(self, normal_values(_generator(generator), n, d, mean, std, contiguous))
-
-
-def _bounds_of(d: _dt.dtype) -> tuple[float, float]:
-    if d is _dt.bool:
-        return 0, 1
-    np_dtype = _dt.to_numpy_dtype(d)
-    if d.is_floating_point:
-        info = ml_dtypes.finfo(np_dtype)
-        return float(info.min), float(info.max)
-    info = np.iinfo(np_dtype)
-    return int(info.min), int(info.max)
-
-
-_BOUNDS = {d: _bounds_of(d) for d in (_dt.bool, _dt.uint8, _dt.int8, _dt.int16, _dt.int32, _dt.int64,
-                                      _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64)}
-
-
-def _dtype_bounds(d: _dt.dtype) -> tuple[float, float]:
-    return _BOUNDS[d]
-
-
-def _digits(d: _dt.dtype) -> int:
-    return {_dt.float16: 11, _dt.bfloat16: 8, _dt.float32: 24, _dt.float64: 53}[d]
-
-
-def _check_random_dtype(d: _dt.dtype) -> None:
-    if d.is_complex:
-        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
-
-
-def _random_span(d: _dt.dtype, low: int, high: int | None) -> tuple[int, int]:
-    """(low, span) for random_(from, to) with PyTorch's checks; to=None means the dtype's top."""
-    _check_random_dtype(d)
-    lowest, highest = _dtype_bounds(d)
-    name = d._type_meta_name  # PyTorch's random_ bounds messages print the C++ type
-    if high is None:
-        top = 2 ** _digits(d) if d.is_floating_point else int(highest)
-        if not lowest <= low <= highest:
-            raise RuntimeError(f"from is out of bounds for {name}")
-        return low, top - low + 1
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if not lowest <= low <= highest:
-        raise RuntimeError(f"from is out of bounds for {name}")
-    if not lowest <= high - 1 <= highest:
-        raise RuntimeError(f"to - 1 is out of bounds for {name}")
-    if d.is_floating_point:
-        limit = 2 ** _digits(d)
-        for what, value in (("from", low), ("to - 1", high - 1)):
-            if not -limit <= value <= limit:
-                warnings.warn(
-                    f"{what} is out of bounds [-(2^{_digits(d)}), 2^{_digits(d)}]. Due to precision limitations "
-                    f"{name} can support discrete uniform distribution only within this range. This warning will "
-                    "become an error in version 1.7 release, please fix the code in advance", UserWarning,
-                    stacklevel=3)
-    return low, high - low
 
 
 def _random_default_values(gen: Generator, n: int, d: _dt.dtype) -> np.ndarray:
@@ -478,25 +406,19 @@ def _random_default_values(gen: Generator, n: int, d: _dt.dtype) -> np.ndarray:
         return (gen.random32(n) & _U64(1)).astype(np.bool_)
     if d.is_floating_point:
         raw = gen.random64(n) if d is _dt.float64 else gen.random32(n)
-        return (raw % _U64(2 ** _digits(d) + 1)).astype(_dt.to_numpy_dtype(d))
-    top = int(_dtype_bounds(d)[1]) + 1
+        return (raw % _U64(2 ** rules.digits(d) + 1)).astype(_dt.to_numpy_dtype(d))
+    top = int(rules.dtype_bounds(d)[1]) + 1
     raw = gen.random64(n) if d is _dt.int64 else gen.random32(n)
     return (raw % _U64(top)).astype(_dt.to_numpy_dtype(d))
 
 
 def random_(self: Tensor, *, generator: Generator | None = None) -> Tensor:
-    d = self._dtype
-    if d.is_complex:
-        raise NotImplementedError(f'"random_kernel_cpu" not implemented for \'{d._c10_name}\'')
-    if self._data is None:
-        return self
-    return _write(self, _random_default_values(_generator(generator), self.numel(), d))
+    rules.check_random_kernel(self._dtype)
+    return _write(self, _random_default_values(_generator(generator), self.numel(), self._dtype))
 
 
 def random_from(self: Tensor, from_: int, to: int | None, *, generator: Generator | None = None) -> Tensor:
-    low, span = _random_span(self._dtype, from_, to)
-    if self._data is None:
-        return self
+    low, span = rules.random_span(self._dtype, from_, to)
     return _write(self, integer_values(_generator(generator), self.numel(), self._dtype, low, span))
 
 
@@ -506,19 +428,13 @@ def random_to(self: Tensor, to: int, *, generator: Generator | None = None) -> T
 
 # --- the random factories ---------------------------------------------------------------------
 
-def _fresh(size: Sequence[int], dtype: _dt.dtype | None, device: Any) -> tuple[tuple[int, ...], _dt.dtype]:
-    return check_shape(size), dtype if dtype is not None else _dt.get_default_dtype()
-
-
 def rand(size: Sequence[int], *, generator: Generator | None = None, dtype: _dt.dtype | None = None,
          layout: Any = None, device: Any = None, pin_memory: bool | None = None) -> Tensor:
-    shape, d = _fresh(size, dtype, device)
-    if is_meta(device):
-        return meta_tensor(shape, d)
-    _check_floating(d, "check_uniform_bounds")
+    shape, d = rules.factory(size, dtype)
+    rules.check_floating(d, "check_uniform_bounds")
     n = math.prod(shape)
     if d.is_complex:
-        values = _as_complex(uniform_values(_generator(generator), 2 * n, d.to_real(), 0.0, 1.0), d)
+        values = as_complex(np, uniform_values(_generator(generator), 2 * n, d.to_real(), 0.0, 1.0), d)
     else:
         values = uniform_values(_generator(generator), n, d, 0.0, 1.0)
     return from_array(values.reshape(shape), d)
@@ -526,13 +442,12 @@ def rand(size: Sequence[int], *, generator: Generator | None = None, dtype: _dt.
 
 def randn(size: Sequence[int], *, generator: Generator | None = None, dtype: _dt.dtype | None = None,
           layout: Any = None, device: Any = None, pin_memory: bool | None = None) -> Tensor:
-    shape, d = _fresh(size, dtype, device)
-    if is_meta(device):
-        return meta_tensor(shape, d)
-    _check_floating(d, "normal_kernel_cpu")
+    shape, d = rules.factory(size, dtype)
+    rules.check_floating(d, "normal_kernel_cpu")
     n = math.prod(shape)
     if d.is_complex:
-        values = _as_complex(normal_values(_generator(generator), 2 * n, d.to_real(), 0.0, 1.0 / math.sqrt(2), True), d)
+        values = as_complex(np, normal_values(_generator(generator), 2 * n, d.to_real(), 0.0, 1.0 / math.sqrt(2),
+                                              True), d)
     else:
         values = normal_values(_generator(generator), n, d, 0.0, 1.0, True)
     return from_array(values.reshape(shape), d)
@@ -542,65 +457,46 @@ def randn(size: Sequence[int], *, generator: Generator | None = None, dtype: _dt
 
 def _standard_then_scaled(shape: tuple[int, ...], d: _dt.dtype, std: Any, mean: Any,
                           generator: Generator | None) -> Tensor:
-    """PyTorch's normal(Tensor...): standard normals in d, then mul_(std) and add_(mean), each
-    step rounded to d."""
-    _check_floating(d, "normal_kernel_cpu")
-    np_dtype = _dt.to_numpy_dtype(d)
+    rules.check_floating(d, "normal_kernel_cpu")
     values = normal_values(_generator(generator), math.prod(shape), d, 0.0, 1.0, True).reshape(shape)
-    compute = np.float32 if d.itemsize == 2 else np_dtype
-    values = (values.astype(compute) * np.asarray(std, dtype=compute)).astype(np_dtype)
-    values = (values.astype(compute) + np.asarray(mean, dtype=compute)).astype(np_dtype)
-    return from_array(np.asarray(values, order="C"), d)  # (not ascontiguousarray: it makes 0-dim 1-dim)
+    return from_array(scaled_and_shifted(np, values, d, std, mean), d)
 
 
 def _check_std_tensor(std: Tensor) -> None:
-    if std._data is not None and bool((std._data < 0).any()):
+    if bool((std._data < 0).any()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
 
 
 def normal_tensor_float(mean: Tensor, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {_number_text(std)}")
-    if mean._data is None:
-        return meta_tensor(mean._shape, mean._dtype)
-    _check_floating(mean._dtype, "normal_kernel_cpu")
+    rules.check_std(std)
     d = mean._dtype
+    rules.check_floating(d, "normal_kernel_cpu")
     values = normal_values(_generator(generator), mean.numel(), d, 0.0, std, True).reshape(mean._shape)
-    compute = np.float32 if d.itemsize == 2 else _dt.to_numpy_dtype(d)
-    return from_array(np.asarray((values.astype(compute) + mean._data.astype(compute)).astype(
-        _dt.to_numpy_dtype(d)), order="C"), d)
+    return from_array(scaled_and_shifted(np, values, d, None, mean._data), d)
 
 
 def normal_float_tensor(mean: float, std: Tensor, *, generator: Generator | None = None) -> Tensor:
     _check_std_tensor(std)
-    if std._data is None:
-        return meta_tensor(std._shape, std._dtype)
     return _standard_then_scaled(std._shape, std._dtype, std._data, mean, generator)
 
 
 def normal_tensor_tensor(mean: Tensor, std: Tensor, *, generator: Generator | None = None) -> Tensor:
     _check_std_tensor(std)
     shape = broadcast_shapes(mean._shape, std._shape)
-    if mean._data is None or std._data is None:
-        return meta_tensor(shape, mean._dtype)
     return _standard_then_scaled(shape, mean._dtype, std._data, mean._data, generator)
 
 
 def normal_float_float(mean: float, std: float, size: Sequence[int], *, generator: Generator | None = None,
                        dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
                        pin_memory: bool | None = None) -> Tensor:
-    shape, d = _fresh(size, dtype, device)
-    return normal_(new_tensor(shape, d, device), mean, std, generator=generator)
+    shape, d = rules.factory(size, dtype)
+    return normal_(new_tensor(shape, d, None), mean, std, generator=generator)
 
 
 def randint_low(low: int, high: int, size: Sequence[int], *, generator: Generator | None = None,
                 dtype: _dt.dtype | None = _dt.int64, layout: Any = None, device: Any = None,
                 pin_memory: bool | None = None) -> Tensor:
-    shape = check_shape(size)
-    d = dtype if dtype is not None else _dt.int64
-    low, span = _random_span(d, low, high)
-    if is_meta(device):
-        return meta_tensor(shape, d)
+    shape, d, low, span = rules.randint_plan(low, high, size, dtype)
     values = integer_values(_generator(generator), math.prod(shape), d, low, span)
     return from_array(values.reshape(shape), d)
 
@@ -613,37 +509,40 @@ def randint(high: int, size: Sequence[int], *, generator: Generator | None = Non
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: _dt.dtype | None = _dt.int64,
              layout: Any = None, device: Any = None, pin_memory: bool | None = None) -> Tensor:
-    d = dtype if dtype is not None else _dt.int64
-    shape = check_shape([n])
-    if d is _dt.bool or d.is_complex:
-        raise NotImplementedError(f'"randperm" not implemented for \'{d._c10_name}\'')
-    if n > 0 and not d.is_floating_point:
-        element(n - 1, d)  # the largest value must fit (uint8 holds at most 256 positions)
-    if is_meta(device):
-        return meta_tensor(shape, d)
+    shape, d = rules.randperm_plan(n, dtype)
     return from_array(permutation(_generator(generator), n).astype(_dt.to_numpy_dtype(d), copy=False), d)
 
+
+# --- the *_like forms (CompositeExplicitAutograd): an empty tensor like self, then the fill -------------
+# The fill is dispatched, as PyTorch's composite calls it: its device (self's, or device=) picks the
+# CPU kernel or the Meta one, which draws nothing.
 
 def _like(self: Tensor, dtype: _dt.dtype | None, device: Any, memory_format: Any) -> Tensor:
     return new_tensor(self._shape, dtype or self._dtype, device or self._device, like_strides(self, memory_format))
 
 
+def _fill(name: str, t: Tensor, args: tuple, generator: Generator | None) -> Tensor:
+    if generator is None:
+        return call(aten(name), t._keyset, t, *args)
+    return call_kw(aten(name), t._keyset, (t, *args), {"generator": generator})
+
+
 def rand_like(self: Tensor, *, generator: Generator | None = None, dtype: _dt.dtype | None = None,
               layout: Any = None, device: Any = None, pin_memory: bool | None = None,
               memory_format: Any = None) -> Tensor:
-    return uniform_(_like(self, dtype, device, memory_format), generator=generator)
+    return _fill("uniform_", _like(self, dtype, device, memory_format), (), generator)
 
 
 def randn_like(self: Tensor, *, generator: Generator | None = None, dtype: _dt.dtype | None = None,
                layout: Any = None, device: Any = None, pin_memory: bool | None = None,
                memory_format: Any = None) -> Tensor:
-    return normal_(_like(self, dtype, device, memory_format), generator=generator)
+    return _fill("normal_", _like(self, dtype, device, memory_format), (), generator)
 
 
 def randint_like_low(self: Tensor, low: int, high: int, *, generator: Generator | None = None,
                      dtype: _dt.dtype | None = None, layout: Any = None, device: Any = None,
                      pin_memory: bool | None = None, memory_format: Any = None) -> Tensor:
-    return random_from(_like(self, dtype, device, memory_format), low, high, generator=generator)
+    return _fill("random_.from", _like(self, dtype, device, memory_format), (low, high), generator)
 
 
 def randint_like(self: Tensor, high: Any, *, generator: Generator | None = None, dtype: _dt.dtype | None = None,
@@ -662,6 +561,12 @@ for _fn in (rand, randn, randint, randint_low, randperm, rand_like, randn_like, 
 for _fn in (normal_tensor_float, normal_float_tensor, normal_tensor_tensor):
     register(_fn.__name__, _fn)
 register("normal_float_float", normal_float_float)
+for _fn in (rules.uniform_, rules.normal_, rules.random_, rules.random_from, rules.random_to, rules.rand,
+            rules.randint, rules.randint_low, rules.randperm, rules.normal_tensor_float, rules.normal_float_tensor,
+            rules.normal_tensor_tensor, rules.normal_float_float):
+    register(_fn.__name__ + "_meta", _fn)
+register("randn_meta", rules.randn)
+# the out= forms (CPU and Meta): made from these by the YAML's policy
 
 register_backend_select(
     "normal.float_float", "rand", "rand.generator", "randn", "randn.generator", "randint", "randint.generator",

@@ -2,7 +2,8 @@
 
 softmax.int(self, dim, dtype) decomposes as PyTorch's does on CPU: a `_to_copy` to
 dtype= when it differs from the input's, then `_softmax(x, dim, False)`; a dispatch
-mode sees exactly those calls. 16-bit floats are computed in float32.
+mode sees exactly those calls. 16-bit floats are computed in float32. The array code takes
+the array module `xp`; the Meta kernels are meta/softmax.py's, registered here as `<name>_meta`.
 """
 
 from __future__ import annotations
@@ -12,30 +13,30 @@ from typing import Any
 import numpy as np
 
 from ..._dispatch.ops import ops
-from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim
+from ..meta import softmax as rules
 from ..registry import register
-from .reduction_util import accumulate_dtype, check_out_dtype, meta, register_kernel, wrap
+from .reduction_util import accumulate_dtype, check_out_dtype, register_kernel, wrap
+
+Array = Any  # an array of the module `xp`
 
 
-def softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
-    exp = np.exp(data - np.maximum.reduce(data, axis, None, None, True))
-    exp /= np.add.reduce(exp, axis, None, None, True)
+def softmax_array(xp: Any, data: Array, axis: int) -> Array:
+    exp = xp.exp(data - xp.maximum.reduce(data, axis, None, None, True))
+    exp /= xp.add.reduce(exp, axis, None, None, True)
     return exp
 
 
-def log_softmax_array(data: np.ndarray, axis: int) -> np.ndarray:
-    shifted = data - np.maximum.reduce(data, axis, None, None, True)
-    shifted -= np.log(np.add.reduce(np.exp(shifted), axis, None, None, True))
+def log_softmax_array(xp: Any, data: Array, axis: int) -> Array:
+    shifted = data - xp.maximum.reduce(data, axis, None, None, True)
+    shifted -= xp.log(xp.add.reduce(xp.exp(shifted), axis, None, None, True))
     return shifted
 
 
 def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool) -> Tensor:
     d = self._dtype
-    if self._data is None:
-        return _meta_result(name, self, dim, half_to_float)
     if half_to_float:
         raise RuntimeError("softmax with half to float conversion is not supported on CPU")
     ndim = len(self._shape)
@@ -49,23 +50,8 @@ def _apply(name: str, compute: Any, self: Tensor, dim: int, half_to_float: bool)
     precision = accumulate_dtype(d)
     values = data.astype(precision) if data.dtype != precision else data
     if ndim == 0:
-        return wrap(compute(values.reshape(1), 0).reshape(()), d)
-    return wrap(np.asarray(compute(values, axis), order="C"), d)  # torch's result: contiguous
-
-
-def _meta_result(name: str, self: Tensor, dim: int, half_to_float: bool) -> Tensor:
-    """PyTorch's meta functions: no dtype check; _softmax does not even check dim; with
-    half_to_float, _softmax takes half or bfloat16 and _log_softmax only half."""
-    d = self._dtype
-    if half_to_float:
-        allowed = (_dt.float16, _dt.bfloat16) if name == "softmax" else (_dt.float16,)
-        if d not in allowed:
-            expected = "half or bfloat16" if name == "softmax" else "torch.half"
-            raise AssertionError(f"half_to_float is True but x.dtype is {d}, expected {expected}")
-        d = _dt.float32
-    if name != "softmax":
-        _wrap_dim(dim, len(self._shape))
-    return meta(self._shape, d)
+        return wrap(compute(np, values.reshape(1), 0).reshape(()), d)
+    return wrap(np.asarray(compute(np, values, axis), order="C"), d)  # torch's result: contiguous
 
 
 def _softmax(self: Tensor, dim: int, half_to_float: bool) -> Tensor:
@@ -107,6 +93,9 @@ def _public_out(private: str) -> Any:
 
 register_kernel("_softmax", _softmax)
 register_kernel("_log_softmax", _log_softmax)
+register_kernel("_softmax_meta", rules._softmax)
+register_kernel("_log_softmax_meta", rules._log_softmax)
+# the out= forms (CPU and Meta) of the private ops: made from these by the YAML's policy
 register("softmax", softmax)
 register("log_softmax", log_softmax)
 register("softmax_out", _public_out("_softmax"))

@@ -10,6 +10,11 @@ followed by std::sort of the first k - 1 elements. Neither is stable, so among e
 values (and for sorted=False) the order they leave is theirs alone. When a row's
 result does not depend on that (sorted output, no ties reaching the top k) NumPy
 computes it; otherwise `_stl.py` replays those algorithms on the row.
+
+The array code takes the array module `xp` and arrays; the CPU kernels are thin adapters that
+take shapes and range checks from the meta rules (meta/sorting.py), make the CPU kernels' own
+dtype checks, hand `self`'s array to the array code and wrap the results. The Meta kernels are
+the meta rules, registered here beside the CPU ones (`<name>_meta`), with their out= forms.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from ..._tensor import dtype as _dt
 from ..._tensor.function_modes import mode_on, track
 from ..._tensor.enums import strided
 from ..._tensor.members import MODES, declare
-from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
-from ..meta.layout import preserve_strides
+from ..._tensor.tensor import Tensor, _wrap_dim, from_array
+from ..meta import sorting as rules
 from ..registry import register
 from ..fastcall import aten as fast_aten
 from ..fastcall import call as fast_call
@@ -36,70 +41,90 @@ from .variants import check_out_dtype, write_out
 _function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
 track(globals())
 
+Array = Any
 
-def _sort_key(data: np.ndarray) -> np.ndarray:
-    """What to compare: 16-bit floats widened (exactly) so NumPy's own float sort runs."""
+
+# --- array code ------------------------------------------------------------------------------------
+
+
+def _sort_key(xp: Any, data: Array) -> Array:
+    """What to compare: 16-bit floats widened (exactly) so the array module's own float sort runs."""
     if data.dtype.itemsize == 2 and data.dtype.kind not in "iub":
-        return data.astype(np.float32)
+        return data.astype(xp.float32)
     return data
 
 
-def stable_order(rows: np.ndarray, descending: bool) -> np.ndarray:
+def stable_order(xp: Any, rows: Array, descending: bool) -> Array:
     """Positions that sort each row of a 2-D array stably, NaN last (first when descending)."""
-    key = _sort_key(rows)
+    key = _sort_key(xp, rows)
     if not descending:
         return key.argsort(axis=1, kind="stable")
     backwards = key[:, ::-1].argsort(axis=1, kind="stable")
     return (rows.shape[1] - 1) - backwards[:, ::-1]
 
 
-def as_rows(data: np.ndarray, dim: int) -> tuple[np.ndarray, tuple[int, ...]]:
+def as_rows(data: Array, dim: int) -> tuple[Array, tuple[int, ...]]:
     """`data` with `dim` swapped to the end, as (rows, n), and the swapped shape."""
     moved = data if dim == data.ndim - 1 else data.swapaxes(dim, -1)
     return moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1]), moved.shape
 
 
-def from_rows(rows: np.ndarray, moved_shape: tuple[int, ...], dim: int) -> np.ndarray:
+def from_rows(xp: Any, rows: Array, moved_shape: tuple[int, ...], dim: int) -> Array:
     """Undo `as_rows` (with the last size possibly changed), as a fresh contiguous array."""
     out = rows.reshape(moved_shape[:-1] + rows.shape[-1:])
-    return out if dim == out.ndim - 1 else np.ascontiguousarray(out.swapaxes(dim, -1))
+    return out if dim == out.ndim - 1 else xp.ascontiguousarray(out.swapaxes(dim, -1))
 
 
-def take_rows(rows: np.ndarray, order: np.ndarray) -> np.ndarray:
+def take_rows(xp: Any, rows: Array, order: Array) -> Array:
     """rows[r, order[r, j]] for every r, j."""
     if rows.shape[0] == 1:
         return rows[0][order[0]][None]
-    return rows[np.arange(rows.shape[0])[:, None], order]
+    return rows[xp.arange(rows.shape[0])[:, None], order]
+
+
+def _like(xp: Any, data: Array, result: Array) -> Array:
+    """`result` laid out as `data` is (PyTorch allocates sort's outputs with empty_like)."""
+    if data.flags.c_contiguous:
+        return result
+    out = xp.empty_like(data, dtype=result.dtype)
+    out[...] = result
+    return out
+
+
+def sort_array(xp: Any, data: Array, dim: int, descending: bool) -> tuple[Array, Array]:
+    """(values, int64 indices) of a stable sort along `dim`, both laid out as `data` is."""
+    if not data.ndim:
+        return data.copy(), xp.zeros((), xp.int64)
+    rows, moved = as_rows(data, dim)
+    order = stable_order(xp, rows, descending)
+    values = _like(xp, data, from_rows(xp, take_rows(xp, rows, order), moved, dim))
+    indices = _like(xp, data, from_rows(xp, order.astype(xp.int64, copy=False), moved, dim))
+    return values, indices
+
+
+def topk_array(xp: Any, data: Array, k: int, dim: int, largest: bool, sorted: bool) -> tuple[Array, Array]:
+    """(values, int64 indices) of the top k along `dim`, contiguous, in PyTorch's CPU order."""
+    if not data.ndim:
+        return data.copy(), xp.zeros((), xp.int64)
+    rows, moved = as_rows(data, dim)
+    order, values = _topk_rows(xp, rows, k, largest, sorted)
+    return tuple(xp.asarray(from_rows(xp, a, moved, dim), order="C") for a in (values, order))  # torch's: contiguous
+
+
+# --- CPU kernels: the adapters ---------------------------------------------------------------------
 
 
 def _check_sortable(self: Tensor, what: str) -> None:
-    if self._data is not None and self._dtype.is_complex:
+    # A CPU kernel's dtype check: PyTorch's meta functions accept complex input.
+    if self._dtype.is_complex:
         raise RuntimeError(f" {what} does not support complex dtypes on CPU")
 
 
 def sort_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
     dim = _wrap_dim(dim, len(self._shape))
-    if self._data is None:  # both results in self's layout, as torch's sort allocates them
-        strides = preserve_strides(self._shape, self.stride())
-        return meta_tensor(self._shape, self._dtype, strides), meta_tensor(self._shape, _dt.int64, strides)
     _check_sortable(self, "Sort")
-    data = self._data
-    if not self._shape:
-        return from_array(data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
-    rows, moved = as_rows(data, dim)
-    order = stable_order(rows, descending)
-    values = _like(data, from_rows(take_rows(rows, order), moved, dim))
-    indices = _like(data, from_rows(order.astype(np.int64, copy=False), moved, dim))
+    values, indices = sort_array(np, self._data, dim, descending)
     return from_array(values, self._dtype), from_array(indices, _dt.int64)
-
-
-def _like(data: np.ndarray, result: np.ndarray) -> np.ndarray:
-    """`result` laid out as `data` is (PyTorch allocates sort's outputs with empty_like)."""
-    if data.flags.c_contiguous:
-        return result
-    out = np.empty_like(data, dtype=result.dtype)
-    out[...] = result
-    return out
 
 
 def _write_pair(values: Tensor, indices: Tensor, result: tuple[Tensor, Tensor]) -> tuple[Tensor, Tensor]:
@@ -109,9 +134,15 @@ def _write_pair(values: Tensor, indices: Tensor, result: tuple[Tensor, Tensor]) 
     return write_out(values, result[0]), write_out(indices, result[1])
 
 
-def sort_values_stable(self: Tensor, *, stable: bool | None, dim: int = -1, descending: bool = False,
-                       values: Tensor, indices: Tensor) -> tuple[Tensor, Tensor]:
-    return _write_pair(values, indices, sort_stable(self, stable=stable, dim=dim, descending=descending))
+def _pair_out(functional: Callable) -> Callable:
+    """The (values, indices) out= kernel of a structured op (sort.values_stable, topk.values)."""
+
+    def out_kernel(self: Tensor, *args: Any, values: Tensor, indices: Tensor, **kwargs: Any) -> tuple[Tensor, Tensor]:
+        return _write_pair(values, indices, functional(self, *args, **kwargs))
+
+    out_kernel.__name__ = functional.__name__ + "_out"
+    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
+    return out_kernel
 
 
 def sort(self: Tensor, dim: int = -1, descending: bool = False) -> tuple[Tensor, Tensor]:
@@ -129,17 +160,20 @@ def _sort_kwargs(stable: bool | None, dim: int, descending: bool) -> dict:
     return kwargs
 
 
-def sort_values(self: Tensor, dim: int = -1, descending: bool = False, *, values: Tensor,
-                indices: Tensor) -> tuple[Tensor, Tensor]:
+def sort_values_default(self: Tensor, dim: int = -1, descending: bool = False, *, values: Tensor,
+                        indices: Tensor) -> tuple[Tensor, Tensor]:
     kwargs = _sort_kwargs(False, dim, descending)
     kwargs["values"], kwargs["indices"] = values, indices
     return call_below_autograd("aten::sort.values_stable", (self,), kwargs)
 
 
+# CPU kernels under the op's name, Meta kernels (meta/sorting.py's rules) as <name>_meta
 register("sort_stable", sort_stable)
-register("sort_values_stable", sort_values_stable)
-register("sort", sort)
-register("sort_values", sort_values)
+register("sort_stable_meta", rules.sort_stable)
+register("sort_values_stable", _pair_out(sort_stable))
+register("sort_values_stable_meta", _pair_out(rules.sort_stable))
+register("sort", sort)  # CompositeExplicitAutograd: the same on every device
+register("sort_values", sort_values_default)
 
 
 # --- CompositeImplicitAutograd: argsort and msort decompose into sort, as in PyTorch ----------
@@ -186,54 +220,35 @@ register("msort", msort)
 # --- topk -------------------------------------------------------------------------------------------
 
 
-def _check_topk(self: Tensor, k: int, dim: int) -> None:
-    size = self._shape[dim] if self._shape else 1
-    if not 0 <= k <= size:
-        message = "k not in range for dimension" if self._data is None else "selected index k out of range"
-        raise RuntimeError(message)
-    if self._data is None:
-        return
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    dim = rules.topk_shape(self._shape, k, dim, "selected index k out of range")[0]
     if self._dtype is _dt.bool:
         raise RuntimeError("topk does not support bool dtypes on CPU")
     _check_sortable(self, "topk")
+    values, indices = topk_array(np, self._data, k, dim, largest, sorted)
+    return from_array(values, self._dtype), from_array(indices, _dt.int64)
 
 
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
-    dim = _wrap_dim(dim, len(self._shape))
-    _check_topk(self, k, dim)
-    shape = list(self._shape)
-    if shape:
-        shape[dim] = k
-    if self._data is None:
-        return meta_tensor(tuple(shape), self._dtype), meta_tensor(tuple(shape), _dt.int64)
-    if not self._shape:
-        return from_array(self._data.copy(), self._dtype), from_array(np.zeros((), np.int64), _dt.int64)
-    rows, moved = as_rows(self._data, dim)
-    order, values = _topk_rows(rows, k, largest, sorted)
-    values, order = (np.asarray(from_rows(a, moved, dim), order="C") for a in (values, order))  # torch's: contiguous
-    return from_array(values, self._dtype), from_array(order, _dt.int64)
-
-
-def _topk_rows(rows: np.ndarray, k: int, largest: bool, sorted: bool) -> tuple[np.ndarray, np.ndarray]:
+def _topk_rows(xp: Any, rows: Array, k: int, largest: bool, sorted: bool) -> tuple[Array, Array]:
     """Positions and values of each row's top k, in the order PyTorch's CPU kernel leaves them."""
     n = rows.shape[1]
     if k == 0:
-        return np.zeros((rows.shape[0], 0), np.int64), rows[:, :0]
-    full = stable_order(rows, descending=largest)
-    top = take_rows(rows, full[:, :k + 1])
-    order = full[:, :k].astype(np.int64, copy=False)
+        return xp.zeros((rows.shape[0], 0), xp.int64), rows[:, :0]
+    full = stable_order(xp, rows, descending=largest)
+    top = take_rows(xp, rows, full[:, :k + 1])
+    order = full[:, :k].astype(xp.int64, copy=False)
     if not sorted and k * 64 > n:
-        replay = np.ones(rows.shape[0], bool)  # nth_element's own order: always replay
+        replay = xp.ones(rows.shape[0], bool)  # nth_element's own order: always replay
     else:
-        replay = _rows_with_ties(top)
+        replay = _rows_with_ties(xp, top)
     values = top[:, :k]
     if replay.any():
-        which = np.flatnonzero(replay)
-        best_first = take_rows(_sort_key(rows[which]), full[which]).tolist()
+        which = xp.flatnonzero(replay)
+        best_first = take_rows(xp, _sort_key(xp, rows[which]), full[which]).tolist()
         positions = full[which].tolist()
         replay_row = _stl_topk_cached if n <= 256 else _stl_topk  # remember short rows only
         order[which] = [replay_row(tuple(_ranks(v, p)), k, sorted) for v, p in zip(best_first, positions)]
-        values[which] = take_rows(rows[which], order[which])
+        values[which] = take_rows(xp, rows[which], order[which])
     return order, values
 
 
@@ -251,24 +266,21 @@ def _ranks(best_first: list, positions: list[int]) -> list[int]:
     return ranks
 
 
-def _rows_with_ties(top: np.ndarray) -> np.ndarray:
+def _rows_with_ties(xp: Any, top: Array) -> Array:
     """Rows whose top k (and the next value) hold equal neighbours (NaN equal to NaN):
     there the unstable C++ algorithms, not the values, decide the order."""
     same = top[:, 1:] == top[:, :-1]
     if top.dtype.kind == "f":
-        nan = np.isnan(top)
+        nan = xp.isnan(top)
         if nan.any():
             same |= nan[:, 1:] & nan[:, :-1]
     return same.any(axis=1)
 
 
-def topk_values(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
-                values: Tensor, indices: Tensor) -> tuple[Tensor, Tensor]:
-    return _write_pair(values, indices, topk(self, k, dim, largest, sorted))
-
-
 register("topk", topk)
-register("topk_values", topk_values)
+register("topk_meta", rules.topk)
+register("topk_values", _pair_out(topk))
+register("topk_values_meta", _pair_out(rules.topk))
 
 
 # --- replaying the C++ standard library's selection algorithms (libstdc++, as PyTorch's CPU

@@ -22,7 +22,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.enums import channels_last, channels_last_3d, contiguous_format, preserve_format, strided
 from ..._tensor.promotion import promote_types
 from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides, contiguous_strides_of, meta_tensor
-from ..kernels.factory import check_shape  # the factories' negative-size error (no data involved)
+from .factory import check_shape  # the factories' negative-size error (no data involved)
 from .layout import dense_strides_like, is_non_overlapping_and_dense, preserve_strides
 from .view import unsqueeze_geometry
 

@@ -1,0 +1,6 @@
+"""torch.utils.data._utils.collate: collate, its per-type functions and default map."""
+
+from ..collate import (  # noqa: F401
+    collate, collate_float_fn, collate_int_fn, collate_numpy_array_fn, collate_numpy_scalar_fn, collate_str_fn,
+    collate_tensor_fn, default_collate, default_collate_err_msg_format, default_collate_fn_map, default_convert,
+)
