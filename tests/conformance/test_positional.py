@@ -90,7 +90,11 @@ def test_varargs_only_for_the_only_positional_int_list():
     x = torchpy.tensor([1.0])
     g(x, 2, 3), g(x, (2, 3)), g(x, [4]), g(x, torchpy.Size([5, 6])), g(x, 7)
     assert seen == [([2, 3],), ([2, 3],), ([4],), ([5, 6],), ([7],)]
-    assert h is None  # h(x, 2, 3) is size=[2], k=3: no varargs
+    # h(x, 2, 3) is size=[2], k=3: no varargs; an int list for the list parameter only
+    seen.clear()
+    h(x, (2, 3)), h(x, [4], 1), h(x, (5,), 0)
+    assert seen == [([2, 3],), ([4], 1), ([5],)]
+    assert "values" not in h._source
     lib._destroy()
 
 

@@ -923,7 +923,7 @@ PYTHON_KEYWORD_CALLS = [
     lambda t, x: x.add(x, alpha=2),
     lambda t, x: t.add(x, other=x),
     lambda t, x: t.ones(2, 3, dtype=t.float32),
-    # the hand-written sum / mean methods (fast_methods.py): one int dim, keepdim either way
+    # sum / mean with one int dim, keepdim either way (generated positional fast paths)
     lambda t, x: x.sum(0, True),
     lambda t, x: x.sum(-1, False),
     lambda t, x: x.mean(dim=1, keepdim=True),

@@ -66,7 +66,7 @@ def test_bool_parameters_take_bools_only(call):
                   else (tuple(result.shape), result.requires_grad))
 
 
-# sum / mean take a hand-written method for one int dim (fast_methods.py); other forms must
+# sum / mean take a generated positional fast path for one int dim; other forms must
 # still reach overload resolution and fail as torch's do.
 REDUCTION_FORMS = [
     "x.sum(0, dim=0)", "x.sum(keepdim=True)", "x.sum(0, keepdim=True, dtype=lib.float64)", "x.mean(axis=0)",

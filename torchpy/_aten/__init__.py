@@ -23,12 +23,9 @@ for _name, _python_op in METHODS.items():  # Tensor's method table, with the mem
     members.declare_generated(_name, make_positional_method(_python_op, _PROBE) or make_method(_python_op))
 dunders.declare_members(METHODS)
 
-from . import fast_methods, indexing, tensor_methods  # noqa: E402,F401  (x[i], x[i] = v; to(), float(), T, ...)
-from . import fast_pointwise  # noqa: E402  (x.exp(), x.add(y), ...)
+from . import indexing, tensor_methods  # noqa: E402,F401  (x[i], x[i] = v; to(), float(), T, contiguous(), ...)
 
 tensor_methods.declare_members()
-fast_methods.declare_members()
-fast_pointwise.declare_members()
 
 from .._tensor.creation import as_tensor, tensor  # noqa: E402
 from .._tensor.promotion import can_cast, promote_types  # noqa: E402

@@ -1,21 +1,27 @@
-"""Positional fast paths generated from the schema, for Tensor methods called with plain ints
-or plain tensors.
+"""Positional fast paths generated from the schema: Tensor methods and torchpy functions
+called with plain ints, bools, numbers, int lists or plain tensors.
 
-x.transpose(0, 1), x.diagonal(), x.flatten(1), x.split(2), x.t(), x.view_as(y), x.mm(y): for
-each number of plain int arguments (and of plain Tensor ones), the overload PyTorch's parser
-picks (worked out once, at install, by the parser's own `PythonOp.choose`) is called straight
-through the dispatcher's call entry with the arguments the binder would give it: trailing
-ints equal to the schema's default dropped.
-The same goes for bools by position and an int for an `int[1]` list (x.sum(0, True)), for a
-method's keywords naming the trailing positional parameters of such a call (x.sum(0,
-keepdim=True), written into their positions as the binder writes them), and for an int list
-that is a method's only positional parameter, as varargs or one sequence (x.view(2, 3),
-x.permute((1, 0))).
-Every default comes from the schema; nothing is restated here. Any other call (other
-keywords or types, a subclass, a TorchFunctionMode) takes the generated binding's path.
+x.transpose(0, 1), x.exp(), x.add(y), x.mul(2), x.eq(0), x.add_(1), x.clamp(0, 1),
+x.sort(), x.gather(1, idx), x.unflatten(1, (2, 3)), torchpy.where(c, x, y): for each plan
+positional_plans.py finds (an arity and a form per argument, checked against PyTorch's
+parser), the overload the parser picks is called straight through the dispatcher's call
+entry with the arguments the binder would give it: trailing arguments equal to the
+schema's default dropped, a number for a Tensor parameter wrapped, an int for an `int[1]`
+list and an int tuple made lists, a named-tuple result made the parser's return type.
+The same goes for a method's keywords naming the trailing positional parameters of such a
+call (x.sum(0, keepdim=True), written into their positions as the binder writes them), and
+for an int list that is a method's only positional parameter, as varargs or one sequence
+(x.view(2, 3), x.permute((1, 0))).
 
-The method is generated as Python source, one branch per arity with the default checks
-unrolled, so it costs no more than a hand-written one.
+Overrides: under a TorchFunctionMode, a call on plain tensors and numbers goes to the mode
+directly; a call with one Tensor subclass that keeps Tensor's default __torch_function__
+runs that handler's work inline (the same plans, subclasses passing for tensors, with
+subclass handling off, the result given the class). Anything else takes the generated
+binding's path (python_api.make_method / make_function), inlined at the end.
+
+Every default comes from the schema; nothing is restated here. The binding is generated as
+Python source, one branch per arity and form with the default checks unrolled, so it costs
+no more than a hand-written one.
 """
 
 from __future__ import annotations
@@ -23,154 +29,170 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .._dispatch.ops import OpOverload, call
-from .._tensor.tensor import Size, Tensor, from_array
-from .._tensor.function_modes import mode_on, track
-from .._tensor.function_modes import state as function_state
-from .._tensor.torch_function import dispatch_from_binding, needs_override
 from .._tensor import dtype as _dt
+from .._tensor.function_modes import dispatch_to_mode, mode_on, track
+from .._tensor.function_modes import state as function_state
+from .._tensor.tensor import Size, Tensor, from_array
+from .._tensor.torch_function import (
+    _DECLINED, default_handler_class, dispatch_from_binding, needs_override, run_default,
+    run_default_binary,
+)
+from .dunders import wrap_number
+from .positional_plans import DROPPABLE, REQUIRED, Plan, keyword_folds, plans, varargs_op
 from .python_api import PythonOp, _tuple_of
 
-# how a plain int / bool argument is passed for a parameter's type: as given, or (an int for a
-# one-element list, which the binder makes [n]) in a list
-_INT_FORMS = {"int": "int", "SymInt": "int", "bool": "bool", "int[1]": "list", "int[1]?": "list",
-              "SymInt[1]": "list"}
-_REQUIRED = object()  # a parameter without a default: never dropped
 
-# The globals every generated binding runs with (its ops and python_op are closure cells): one
-# namespace whose `_function_modes` flag function_modes keeps current.
-_GLOBALS: dict[str, Any] = {"Tensor": Tensor, "call": call, "_SEQUENCES": (tuple, list, Size), "mode_on": mode_on, "state": function_state, "needs_override": needs_override,
-                            "dispatch_from_binding": dispatch_from_binding, "__builtins__": __builtins__}
+def _all_ints(values: Any) -> bool:
+    for value in values:
+        if type(value) is not int:
+            return False
+    return True
+
+
+# The globals every generated binding runs with (its ops, return types and python_op are
+# closure cells): one namespace whose `_function_modes` flag function_modes keeps current.
+_GLOBALS: dict[str, Any] = {
+    "Tensor": Tensor, "call": call, "_SEQUENCES": (tuple, list, Size), "_NUMBERS": frozenset({bool, int, float, complex}),
+    "mode_on": mode_on, "state": function_state, "needs_override": needs_override, "wrap_number": wrap_number,
+    "dispatch_from_binding": dispatch_from_binding, "dispatch_to_mode": dispatch_to_mode,
+    "default_handler_class": default_handler_class, "run_default": run_default,
+    "run_default_binary": run_default_binary, "_DECLINED": _DECLINED,
+    "_all_ints": _all_ints, "__builtins__": __builtins__,
+}
 track(_GLOBALS)
 
-
-def _plan(python_op: PythonOp, n: int, kind: type, probe: Tensor) -> tuple | None:
-    """(op, default per argument or _REQUIRED, returns a list, form per argument) for a call
-    with n plain tensors, or n plain ints / bools after self (an int for an `int[1]` list, as in
-    x.sum(0, True)), or None when such a call needs more than binding by position."""
-    if kind is Tensor:
-        return _plan_for(python_op, (probe,) + (probe,) * n, ("Tensor",) * n)
-    # all ints first (what the plain-int branches always took), then each overload's bools
-    plan = _plan_for(python_op, (probe,) + (0,) * n, ("int",) * n)
-    if plan is not None:
-        return plan
-    for candidate in python_op.candidates:
-        given = candidate.op._schema.arguments[1:1 + n]
-        if len(given) < n or any(_INT_FORMS.get(str(p.type)) is None for p in given):
-            continue
-        forms = tuple(_INT_FORMS[str(p.type)] for p in given)
-        if "bool" not in forms and "list" not in forms:
-            continue
-        plan = _plan_for(python_op, (probe,) + tuple(False if f == "bool" else 0 for f in forms), forms)
-        if plan is not None:
-            return plan
-    return None
+# a form's type test: for plain calls, and under subclass handling off (a subclass is a Tensor)
+_TESTS = {
+    "int": "type({a}) is int", "list": "type({a}) is int", "bool": "type({a}) is bool",
+    "Tensor": "type({a}) is Tensor", "wrap": "type({a}) in _NUMBERS", "number": "type({a}) in _NUMBERS",
+    "number?": "({a} is None or type({a}) in _NUMBERS)", "int?": "({a} is None or type({a}) is int)",
+    "ints": "type({a}) in _SEQUENCES and _all_ints({a})",
+}
+_SUBCLASS_TESTS = {**_TESTS, "Tensor": "isinstance({a}, Tensor)"}
 
 
-def _plan_for(python_op: PythonOp, args: tuple, forms: tuple) -> tuple | None:
-    choice = python_op.choose(args, {})
-    if not isinstance(choice, tuple):
-        return None
-    candidate, call_args, call_kwargs = choice[:3]
-    if call_args is not args or call_kwargs or choice[3] or candidate.return_type not in (None, _tuple_of):
-        return None  # a Python convenience reshaped the call (varargs, ...), or named returns
-    n = len(forms)
-    parameters = candidate.op._schema.arguments
-    given, rest = parameters[1:1 + n], parameters[1 + n:]
-    if len(given) < n or any(p.kwarg_only or _INT_FORMS.get(str(p.type), str(p.type)) != form
-                             for p, form in zip(given, forms)):
-        return None
-    if any(not p.has_default for p in rest):
-        return None
-    defaults = tuple(p.default_value if p.has_default and form in ("int", "bool") else _REQUIRED
-                     for p, form in zip(given, forms))
-    return candidate.op, defaults, candidate.return_type is _tuple_of, forms
+class _Source:
+    """The generated function's closure: the ops, return types and constants its lines name."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, Any] = {}
+        self._names: dict[int, str] = {}
+
+    def name(self, value: Any, prefix: str) -> str:
+        name = self._names.get(id(value))
+        if name is None:
+            name = self._names[id(value)] = f"{prefix}{len(self.cells)}"
+            self.cells[name] = value
+        return name
+
+    def literal(self, value: Any) -> str:
+        """Source for a default: inline where repr is a literal, else a closure cell."""
+        if value is None or type(value) in (bool, int):
+            return repr(value)
+        return self.name(value, "c")
 
 
-def _varargs_plan(python_op: PythonOp, plans: dict, probe: Tensor) -> OpOverload | None:
-    """The op for x.view(2, 3) / x.view((2, 3)) / x.view(2): an int list that is the only
-    positional parameter, taken as varargs or as one sequence, or None when the parser picks
-    another overload for one of those forms (squeeze(0) is squeeze.dim, not squeeze.dims)."""
-    forms = [((0, 0), [0, 0]), ((0, 0, 0), [0, 0, 0]), (((0, 0),), None), (([0, 0],), None)]
-    if (1, int) not in plans:  # an int arity-1 plan goes first and takes x.op(2) itself
-        forms.append(((0,), [0]))
-    op = None
-    for given, folded in forms:
-        args = (probe,) + given
-        choice = python_op.choose(args, {})
-        if not isinstance(choice, tuple):
-            return None
-        candidate, call_args, call_kwargs = choice[:3]
-        if candidate.varargs_at != 1 or call_kwargs or choice[3] or candidate.return_type is not None:
-            return None
-        if folded is not None and call_args != (probe, folded):
-            return None
-        if op is not None and candidate.op is not op:
-            return None
-        op = candidate.op
-    assert op is not None
-    parameters = op._schema.arguments
-    if any(not p.has_default for p in parameters[2:]):
-        return None
-    return op
+def _kept_test(source: _Source, a: str, form: str, default: Any) -> str:
+    """Source that is true when `a` must be passed (is not the default the binder drops)."""
+    if form in ("int", "bool"):
+        return f"{a} != {source.literal(default)}"
+    if default is None:
+        return f"{a} is not None"
+    return f"type({a}) is not {type(default).__name__} or {a} != {source.literal(default)}"
 
 
-def _branch(forms: tuple, index: int, defaults: tuple, as_tuple: bool, keyset_of: str) -> list[str]:
-    """Source lines for a call of len(forms) arguments: the type test, then one return per
-    number of trailing defaults dropped (an arity's int and Tensor branches follow its unpacking)."""
-    n = len(forms)
-    names = [f"a{j}" for j in range(n)]
+def _returning(source: _Source, plan: Plan, expr: str) -> str:
+    """`expr`'s result as the parser's binding returns it."""
+    if plan.returns is _tuple_of:
+        return f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
+    if plan.returns is not None:
+        return f"{source.name(plan.returns, 'returns')}(*{expr})"  # torch.return_types.<name>
+    return expr
+
+
+def _plan_lines(source: _Source, plan: Plan, indent: str, subclass: bool, whole: bool = False,
+                mode: tuple = ()) -> list[str]:
+    """The type test for one plan's forms (arguments a0, a1, ...), then `mode` (the lines that
+    hand a call on plain values to a TorchFunctionMode), then one return per number of
+    trailing defaults dropped. `whole`: `args` is (self, a0, ...) as it stands."""
+    tests = _SUBCLASS_TESTS if subclass else _TESTS
+    names = [f"a{j}" for j in range(len(plan.forms))]
     lines = []
-    indent = "            "
-    if n:
-        types = {"int": "int", "list": "int", "bool": "bool", "Tensor": "Tensor"}
-        lines.append(f"            if " + " and ".join(f"type({a}) is {types[f]}" for a, f in zip(names, forms)) + ":")
-        indent = "                "
-    keyset = " | ".join([keyset_of] + [f"{a}._keyset" for a, f in zip(names, forms) if f == "Tensor"])
-    passed = [f"[{a}]" if f == "list" else a for a, f in zip(names, forms)]
-    for kept in range(n, -1, -1):
-        expr = f"call(op{index}, {keyset}, {', '.join(['self'] + passed[:kept])})"
-        if as_tuple:
-            expr = f"tuple({expr})"  # PyTorch's bindings give tuples for Tensor[]
-        if kept == 0 or defaults[kept - 1] is _REQUIRED:
+    if names:
+        lines.append(f"{indent}if " + " and ".join(tests[f].format(a=a) for a, f in zip(names, plan.forms)) + ":")
+        indent += "    "
+    lines += [indent + line for line in mode]
+    passed, keyset = [], ["self._keyset"]
+    for a, form in zip(names, plan.forms):
+        if form == "wrap":  # a number for a Tensor parameter: the binder's wrapped number
+            lines.append(f"{indent}w{a[1:]} = wrap_number({a})")
+            a = f"w{a[1:]}"
+        passed.append({"list": f"[{a}]", "ints": f"list({a})"}.get(form, a))
+        if form in ("Tensor", "wrap"):
+            keyset.append(f"{a}._keyset")
+    op = source.name(plan.op, "op")
+    if names and all(form == "Tensor" for form in plan.forms):
+        # call()'s first step, inline (autograd's kernel for these key sets), as the dunders do
+        operands = ", ".join(["self"] + passed)
+        probed = f"hit[0]({op}, hit[1], {'args' if whole else f'({operands},)'}, {{}})"
+        called = f"call({op}, keyset, {operands})"
+        lines += [f"{indent}keyset = {' | '.join(keyset)}",
+                  f"{indent}hit = {source.name(plan.op.probe_call_raw, 'probe')}(keyset | state.salt)",
+                  f"{indent}if hit is not None:",
+                  f"{indent}    return {_returning(source, plan, probed)}",
+                  f"{indent}return {_returning(source, plan, called)}"]
+        return lines
+    for kept in range(len(names), -1, -1):
+        expr = _returning(source, plan, f"call({op}, {' | '.join(keyset)}, {', '.join(['self'] + passed[:kept])})")
+        default = plan.defaults[kept - 1] if kept else REQUIRED
+        if default is REQUIRED or plan.forms[kept - 1] not in DROPPABLE:
             lines.append(f"{indent}return {expr}")
             break
-        lines.append(f"{indent}if {names[kept - 1]} != {defaults[kept - 1]!r}:")
+        lines.append(f"{indent}if {_kept_test(source, names[kept - 1], plan.forms[kept - 1], default)}:")
         lines.append(f"{indent}    return {expr}")
     return lines
 
 
-def _branches(plans: dict, is_method: bool, source: str, with_tensors: bool) -> list[str]:
-    """The per-arity branches over the arguments in `source` (op<i> is the i-th plan's op)."""
+def _arity_lines(source: _Source, found: dict, varargs: OpOverload | None, is_method: bool, subclass: bool,
+                 mode: tuple = ()) -> list[str]:
+    """The branches over `args` (n: their number after self), at two levels of indent; each
+    taken branch runs `mode` first (its arguments being plain, only a mode can claim it)."""
     lines = []
-    arity = -1
-    for index, ((n, kind), (op, defaults, as_tuple, forms)) in enumerate(plans.items()):  # by arity, int first
-        if kind is Tensor and not with_tensors:
-            continue
-        if n != arity:
-            arity = n
-            lines.append(f"        if n == {n}:")
-            targets = [f"a{j}" for j in range(n)] if is_method else ["self"] + [f"a{j}" for j in range(n)]
-            if targets:
-                lines.append(f"            {', '.join(targets)}, = {source}")
-        lines += _branch(forms, index, defaults, as_tuple, "self._keyset")
+    for n, arity in found.items():
+        lines.append(f"        if n == {n}:")
+        targets = [f"a{j}" for j in range(n)] if is_method else ["self"] + [f"a{j}" for j in range(n)]
+        if targets:
+            lines.append(f"            {', '.join(targets)}, = args")
+        for plan in arity:
+            lines += _plan_lines(source, plan, "            ", subclass, not is_method, mode)
+    if varargs is not None:
+        # plain ints as varargs, or one tuple/list/Size of them: the list the parser folds
+        given = "args" if is_method else "args[1:]"
+        self = "self" if is_method else "args[0]"
+        lines += [f"        if n:",
+                  f"            values = {given}[0] if n == 1 and type({given}[0]) in _SEQUENCES else {given}",
+                  f"            if _all_ints(values):"]
+        lines += ["                " + line for line in mode]
+        lines += [f"                return call({source.name(varargs, 'op')}, {self}._keyset, {self}, list(values))"]
     return lines
 
 
-def _keyword_folds(python_op: PythonOp, plans: dict, probe: Tensor) -> list[tuple[int, tuple[str, ...]]]:
-    """(positional count, trailing parameter names given by keyword) for each int branch whose
-    call the parser resolves to the same overload, with those keywords, as positionally."""
-    folds = []
-    for (n, kind), (op, _, _, forms) in plans.items():
-        if kind is Tensor or not n:
-            continue
-        names = tuple(p.name for p in op._schema.arguments[1:1 + n])
-        values = tuple(False if f == "bool" else 0 for f in forms)
-        for j in range(n):
-            args = (probe,) + values[:j]
-            choice = python_op.choose(args, dict(zip(names[j:], values[j:])))
-            if isinstance(choice, tuple) and choice[0].op is op and choice[1] is args and not choice[3]:
-                folds.append((j, names[j:]))
-    return folds
+def _fold_lines(source: _Source, folds: dict, is_method: bool) -> list[str]:
+    """x.sum(0, keepdim=True) / x.clamp(min=0) / x.clamp(max=1): keywords naming trailing
+    positional parameters of a plan go into their positions, as the binder writes them, and
+    the parameters left out before them take their defaults."""
+    lines = [f"        n = {'len(args)' if is_method else 'len(args) - 1'}"]
+    for (j, fills), fold_plans in folds.items():
+        keywords = [name for how, name in fills if how == "keyword"]
+        test = " and ".join([f"n == {j}", f"len(kwargs) == {len(keywords)}"] + [f"{k!r} in kwargs" for k in keywords])
+        targets = ([] if is_method else ["self"]) + [f"a{i}" for i in range(j + len(fills))]
+        filled = "".join(f"kwargs[{value!r}], " if how == "keyword" else f"{source.literal(value)}, "
+                         for how, value in fills)
+        lines += [f"        if {test}:",
+                  f"            {', '.join(targets)}, = args + ({filled})"]
+        for plan in fold_plans:
+            lines += _plan_lines(source, plan, "            ", subclass=False)
+    return lines
 
 
 def make_positional_method(python_op: PythonOp, probe: Tensor) -> Callable | None:
@@ -184,68 +206,68 @@ def make_positional_function(python_op: PythonOp, probe: Tensor) -> Callable | N
 
 
 def _make(python_op: PythonOp, probe: Tensor, is_method: bool) -> Callable | None:
-    most = max(c.max_positional for c in python_op.candidates)
-    plans = {(n, kind): plan for n in range(most) for kind in ((int, Tensor) if n else (int,))
-             if (plan := _plan(python_op, n, kind, probe)) is not None}
-    varargs = _varargs_plan(python_op, plans, probe)
-    if not plans and varargs is None:
+    found = plans(python_op, probe)
+    arity_one_ints = any(plan.forms == ("int",) for plan in found.get(1, ()))
+    varargs = varargs_op(python_op, arity_one_ints, probe)
+    if not found and varargs is None:
         return None
-    name = python_op.name
+    source = _Source()
+    mode = "_function_modes and state.modes and mode_on()"
+    if is_method:
+        signature, everything, count = "self, *args", "(self,) + args", "len(args)"
+        plain, subclassed = "type(self) is Tensor", "isinstance(self, Tensor)"
+    else:
+        signature, everything, count = "*args", "args", "len(args) - 1"
+        plain, subclassed = "args and type(args[0]) is Tensor", "args and isinstance(args[0], Tensor)"
     # one global read while no mode exists anywhere; under one, the stack's emptiness first (a
     # handler's own calls): mode_on() is called only with a mode on this thread's stack
-    no_mode = "not (_function_modes and state.modes and mode_on())"
-    if is_method:
-        lines = ["def binding(self, *args, **kwargs):",
-                 f"    if not kwargs and type(self) is Tensor and {no_mode}:",
-                 "        n = len(args)"]
-        everything = "(self,) + args"
-    else:
-        lines = ["def binding(*args, **kwargs):",
-                 f"    if not kwargs and args and type(args[0]) is Tensor and {no_mode}:",
-                 "        n = len(args) - 1"]
-        everything = "args"
-    ops = [plan[0] for plan in plans.values()]
-    lines += _branches(plans, is_method, "args", with_tensors=True)
-    if varargs is not None:
-        # plain ints as varargs, or one tuple/list/Size of them: the list the parser folds
-        index = len(ops)
-        ops.append(varargs)
-        given = "args" if is_method else "args[1:]"
-        lines += [f"        if n:",
-                  f"            values = {given}[0] if n == 1 and type({given}[0]) in _SEQUENCES else {given}",
-                  f"            for v in values:",
-                  f"                if type(v) is not int:",
-                  f"                    break",
-                  f"            else:",
-                  f"                return call(op{index}, {'self' if is_method else 'args[0]'}._keyset, "
-                  f"{'self' if is_method else 'args[0]'}, list(values))"]
-    folds = _keyword_folds(python_op, plans, probe) if is_method else []
+    to_mode = ("if _function_modes and (thread := state.__dict__)['modes'] and mode_on(thread):",
+               f"    return dispatch_to_mode(binding, {everything}, kwargs, thread['modes'])")
+    lines = [f"def binding({signature}, **kwargs):",
+             f"    if not kwargs and {plain}:",
+             f"        n = {count}"]
+    lines += _arity_lines(source, found, varargs, is_method, subclass=False, mode=to_mode)
+    folds = keyword_folds(python_op, found, probe)
     if folds:
-        # x.sum(0, keepdim=True) / x.sum(dim=1): keywords naming the trailing positional
-        # parameters of an int branch go into their positions, as the binder writes them
-        lines += [f"    elif kwargs and type(self) is Tensor and {no_mode}:",
-                  "        n = len(args)",
-                  "        given = None"]
-        for at, (j, names) in enumerate(folds):
-            test = " and ".join([f"n == {j}", f"len(kwargs) == {len(names)}"] + [f"{k!r} in kwargs" for k in names])
-            lines += [f"        {'elif' if at else 'if'} {test}:",
-                      f"            given = args + ({''.join(f'kwargs[{k!r}], ' for k in names)})"]
-        lines += ["        if given is not None:",
-                  "            n = len(given)"]
-        lines += ["    " + line for line in _branches(plans, is_method, "given", with_tensors=False)]
+        lines += [f"    elif kwargs and {plain} and not ({mode}):"] + _fold_lines(source, folds, is_method)
+    # one subclass keeping Tensor's __torch_function__: that handler's work, inline (for two
+    # tensors, the dunders' one step: run_default_binary)
+    lines += ["    if not kwargs:"]
+    binary = [plan.op for plan in found.get(1, ()) if plan.forms == ("Tensor",)]
+    if binary:
+        pair = "len(args) == 1 and isinstance(self, Tensor) and isinstance(args[0], Tensor)" if is_method else \
+            "len(args) == 2 and isinstance(args[0], Tensor) and isinstance(args[1], Tensor)"
+        operands = "self, args[0]" if is_method else "args[0], args[1]"
+        lines += [f"        if {pair}:",
+                  f"            result = run_default_binary(binding, {source.name(binary[0], 'op')}, {operands}, "
+                  "state.__dict__, True)",
+                  "            if result is not _DECLINED:",
+                  "                return result"]
+    lines += [
+              f"        cls = default_handler_class({everything})",
+              "        if cls is not None:",
+              f"            return run_default(cls, binding, subclassed, {everything}, kwargs)"]
     # the generated binding's body (python_api.make_method / make_function), inline: no second
     # frame for the other calls
     lines += [f"    if needs_override({everything}, kwargs):",
               f"        return dispatch_from_binding(binding, {everything}, kwargs)",
-              f"    return python_op({everything}, kwargs)"]
-    parameters = ", ".join([f"op{index}" for index in range(len(ops))] + ["python_op"])
-    source = "\n".join([f"def make({parameters}):"] + ["    " + line for line in lines] + ["    return binding"])
+              f"    return python_op({everything}, kwargs)",
+              "",
+              f"def subclassed({signature}):",
+              "    # subclass handling is off here: a Tensor subclass passes for a Tensor",
+              f"    if {subclassed}:",
+              f"        n = {count}"]
+    lines += _arity_lines(source, found, varargs, is_method, subclass=True)
+    lines += [f"    return python_op({everything}, {{}})"]
+    parameters = ", ".join(list(source.cells) + ["python_op"])
+    text = "\n".join([f"def make({parameters}):"] + ["    " + line for line in lines] + ["    return binding"])
     namespace: dict[str, Any] = {}
-    exec(compile(source, f"<positional {name}>", "exec"), _GLOBALS, namespace)
-    binding = namespace["make"](*ops, python_op)
-    binding.__name__ = name
-    binding.__qualname__ = name if is_method else f"_VariableFunctionsClass.{name}"  # as make_function's
+    exec(compile(text, f"<positional {python_op.name}>", "exec"), _GLOBALS, namespace)
+    binding = namespace["make"](*source.cells.values(), python_op)
+    binding.__name__ = python_op.name
+    binding.__qualname__ = python_op.name if is_method else f"_VariableFunctionsClass.{python_op.name}"  # as make_function's
     binding._python_op = python_op  # type: ignore[attr-defined]
+    binding._source = text  # type: ignore[attr-defined]  (for reading what was generated)
     if is_method:
         binding._is_method = True  # type: ignore[attr-defined]
     return binding

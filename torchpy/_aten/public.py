@@ -15,7 +15,6 @@ from typing import Any, Callable
 from .._tensor.function_modes import mode_on, track
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import handle_torch_function, needs_override
-from . import fast_pointwise
 from .build import FUNCTIONS
 from .positional import make_positional_function, probe_tensor
 from .positional_functions import make_value_first_function
@@ -39,7 +38,6 @@ def public_functions(module: str = "") -> dict[str, object]:
     if not module:
         for name in ("atleast_1d", "atleast_2d", "atleast_3d"):
             made[name] = _atleast(made[name])
-        made.update(fast_pointwise.fast_functions(made))  # torch.exp, torch.add & co.
     return made
 
 

@@ -1,6 +1,6 @@
 """Tensor members that are Python conveniences over aten ops rather than ops themselves:
 Tensor.to's argument forms, the dtype shorthands (float(), long(), ...), cpu(), type(),
-new_tensor, and the transposing properties T, mT, H, mH.
+new_tensor, the transposing properties T, mT, H, mH, and contiguous()'s "self when already contiguous".
 
 `to` follows PyTorch's Python binding: it picks aten::to.dtype, to.device, to.other or
 to.dtype_layout from the arguments' form (all CompositeImplicitAutograd, so a
@@ -10,14 +10,14 @@ returned as it is).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .._tensor import dtype as _dt
 from .._tensor.creation import tensor
 from .._tensor.device import canonical_device, device as device_type
 from .._tensor.enums import memory_format as memory_format_type
 from .._tensor.enums import preserve_format, strided
-from .._tensor.members import MODES, declare
+from .._tensor.members import MODES, declare, declare_wrapper
 from .._tensor.tensor import Tensor
 from .._tensor.torch_function import dispatch_from_binding
 from .._tensor.function_modes import call_mode, mode_on, track
@@ -151,8 +151,25 @@ def _new_tensor(self: Tensor, data: Any, dtype: Any = None, device: Any = None, 
     return tensor(data, dtype=dtype or self._dtype, device=device or self._device, requires_grad=requires_grad)
 
 
+def _contiguous(generated: Callable) -> Callable:
+    """Tensor.contiguous: `self` without dispatching when already contiguous, as PyTorch's
+    Tensor::contiguous; else (and for other forms, or under a mode) the generated binding."""
+
+    def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not args and not kwargs and not (_function_modes and mode_on()):
+            data = self._data  # NumPy's C-contiguity, like PyTorch's, ignores size-1 dims
+            if data.flags.c_contiguous if data is not None else self.is_contiguous():
+                return self
+        return generated(self, *args, **kwargs)
+
+    contiguous.__name__ = contiguous.__qualname__ = "contiguous"
+    contiguous.__doc__ = getattr(generated, "__doc__", None)
+    return contiguous
+
+
 def declare_members() -> None:
     declare("new_tensor", new_tensor, checks=MODES)
+    declare_wrapper("contiguous", _contiguous, checks=MODES)
     declare("to", to, checks=MODES, replaces_generated=True)  # torch's Python-level argument forms
     declare("cpu", cpu, checks=MODES)
     type_.__name__ = type_.__qualname__ = "type"

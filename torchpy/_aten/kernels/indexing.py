@@ -24,21 +24,13 @@ from ..._dispatch import tls
 from ..._dispatch.keys import DispatchKey
 from ..._dispatch.ops import op_for
 from ..._tensor import dtype as _dt
-from ..._tensor.function_modes import mode_on, track
 from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array
 from ..meta import indexing as rules
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
-from ..fastcall import aten as fast_aten
-from ..fastcall import call as fast_call
-from ..build import METHODS
-from ..python_api import make_method
 from ..registry import register
 from .elementwise import broadcast_shapes
 from .variants import write_out
-
-_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
-track(globals())
 
 
 Array = Any
@@ -913,39 +905,3 @@ def take_along_dim_out(self: Tensor, indices: Tensor, dim: int | None = None, *,
 
 register("take_along_dim", take_along_dim)
 register("take_along_dim_out", take_along_dim_out)
-
-
-# --- fast method bindings -----------------------------------------------------------------------------
-#
-# x.gather(1, idx) and x.index_select(0, idx) in their plain positional form go straight to the
-# op's dispatch (the same aten call the generated binding makes, already normalized); every other
-# form, and any call a TorchFunctionMode must see, goes through the generated binding.
-
-_GENERATED_METHODS: dict[str, Callable] = {}
-
-
-def generated_method(name: str) -> Callable:
-    """The binding the op table generates for Tensor.<name> (which a fast method stands in front of)."""
-    method = _GENERATED_METHODS.get(name)
-    if method is None:
-        method = _GENERATED_METHODS[name] = make_method(METHODS[name])
-    return method
-
-
-def _dim_index_method(name: str, op_name: str) -> Callable:
-    """x.<name>(dim, index) with a plain int dim and a Tensor index."""
-
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == 2 and type(args[0]) is int and type(args[1]) is Tensor \
-                and not (_function_modes and mode_on()):
-            index = args[1]
-            return fast_call(fast_aten(op_name), self._keyset | index._keyset, self, args[0], index)
-        return generated_method(name)(self, *args, **kwargs)
-
-    method.__name__ = method.__qualname__ = name
-    return method
-
-
-# (under a mode they defer to the generated binding, which the mode sees)
-declare("gather", _dim_index_method("gather", "gather"), checks=MODES, replaces_generated=True)
-declare("index_select", _dim_index_method("index_select", "index_select"), checks=MODES, replaces_generated=True)

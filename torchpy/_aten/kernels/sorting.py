@@ -21,25 +21,17 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.function_modes import mode_on, track
 from ..._tensor.enums import strided
-from ..._tensor.members import MODES, declare
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array
 from ..meta import sorting as rules
 from ..registry import register
-from ..fastcall import aten as fast_aten
-from ..fastcall import call as fast_call
-from ..python_api import return_types
-from .indexing import aten_op, call_below_autograd, generated_method
+from .indexing import aten_op, call_below_autograd
 from .variants import check_out_dtype, write_out
-
-_function_modes = False  # whether any thread has a TorchFunctionMode (function_modes keeps it)
-track(globals())
 
 Array = Any
 
@@ -445,45 +437,6 @@ def _adjust_heap(q: list, base: int, hole: int, n: int, value: tuple) -> None:
         hole = parent
         parent = (hole - 1) // 2
     q[base + hole] = value
-
-
-# --- fast method bindings: x.sort(), x.argsort(1), x.topk(3) in plain positional form ------------------
-
-
-def _positional(args: tuple, types: tuple, defaults: tuple) -> tuple | None:
-    """`args` if each has exactly its expected type, with trailing defaults dropped (the
-    normalized form); None for any other form."""
-    if len(args) > len(types):
-        return None
-    for value, expected in zip(args, types):
-        if type(value) is not expected:
-            return None
-    end = len(args)
-    while end and args[end - 1] == defaults[end - 1]:
-        end -= 1
-    return args[:end]
-
-
-def _fast_method(name: str, op_name: str, types: tuple, defaults: tuple, required: int = 0) -> Callable:
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) >= required and not (_function_modes and mode_on()):
-            normalized = _positional(args, types, defaults)
-            if normalized is not None and len(normalized) >= required:
-                result = fast_call(fast_aten(op_name), self._keyset, self, *normalized)
-                result_type = return_types.get(name) if isinstance(result, tuple) else None
-                return result if result_type is None else result_type(*result)
-        return generated_method(name)(self, *args, **kwargs)
-
-    method.__name__ = method.__qualname__ = name
-    return method
-
-
-# (under a mode they defer to the generated binding, which the mode sees)
-declare("sort", _fast_method("sort", "sort", (int, bool), (-1, False)), checks=MODES, replaces_generated=True)
-declare("argsort", _fast_method("argsort", "argsort", (int, bool), (-1, False)), checks=MODES,
-        replaces_generated=True)
-declare("topk", _fast_method("topk", "topk", (int, int, bool, bool), (None, -1, True, True), 1), checks=MODES,
-        replaces_generated=True)
 
 
 # --- _unique: the distinct values (and each element's position among them) --------------------
