@@ -8,7 +8,7 @@ from typing import Any, Callable
 from .._dispatch.dispatcher import PLAIN, Kernel, dispatcher
 from .._dispatch.keys import parse_key
 from .._dispatch.ops import OpOverload, op_for
-from . import registry
+from . import out_policy, registry
 from .loader import NativeFunction, NativeFunctionsError, load_all
 from .python_api import PythonOp
 
@@ -43,14 +43,41 @@ def register_native_functions() -> None:
         qualified = entry.qualified_name
         dispatcher.define(entry.schema, f"registered at {entry.location}", effective_tags(entry))
         for key_name, kernel_name in entry.dispatch.items():
-            fn = registry.lookup(kernel_name)
-            if fn is None:
-                raise NativeFunctionsError(
-                    f"{entry.location}: no kernel named {kernel_name!r} is registered (needed by {qualified} "
-                    f"for {key_name})"
-                )
+            fn = _kernel(entry, key_name, kernel_name)
             dispatcher.register_kernel(qualified, parse_key(key_name), Kernel(fn, PLAIN, _where(fn)))
         NATIVE_FUNCTIONS.append(entry)
+
+
+def _kernel(entry: NativeFunction, key_name: str, kernel_name: str) -> Callable:
+    """The kernel `kernel_name` for `entry`: registered by a kernel module, or, for an out= or
+    in-place overload, made from its functional kernel by the entry's policy (out_policy.py)
+    and registered under that name for the entries that share it."""
+    where = f"{entry.location}: {entry.qualified_name}"
+    policy = entry.policy or out_policy.DEFAULT_POLICY
+    fn = registry.lookup(kernel_name)
+    if fn is not None:
+        made = getattr(fn, "policy", None)
+        if made is None and entry.policy is not None:
+            raise NativeFunctionsError(f"{where} names policy {entry.policy!r}, but kernel {kernel_name!r} is a "
+                                       "module's own: drop the policy or the registration")
+        outs = [a.name for a in entry.schema.arguments if a.kwarg_only and a.is_write]
+        if made is not None and (made != policy or getattr(fn, "out_name", None) not in (None, *outs)):
+            raise NativeFunctionsError(f"{where}: kernel {kernel_name!r} is made with policy {made!r} for "
+                                       f"another entry, and {policy!r} here (or another out= name): give "
+                                       "one of them its own name")
+        return fn
+    functional_name = (out_policy.functional_kernel_name(kernel_name)
+                       if entry.schema.kind.name in ("out", "inplace") else None)
+    functional = registry.lookup(functional_name) if functional_name else None
+    if functional is None:
+        raise NativeFunctionsError(
+            f"{where}: no kernel named {kernel_name!r} is registered (for {key_name})"
+            + (f", nor its functional kernel {functional_name!r} to make it from" if functional_name else ""))
+    try:
+        fn = out_policy.build(entry, functional)
+    except ValueError as error:
+        raise NativeFunctionsError(str(error)) from None
+    return registry.register(kernel_name, fn)
 
 
 def build_python_api() -> None:

@@ -14,6 +14,13 @@ An entry:
       grad_fn: AddBackward0             # optional: the node's name, if not <CamelCase base>Backward0
       forward: auto_linear              # forward mode: a rule kind (FORWARD_KINDS) or a jvp's name
 
+An out= or in-place entry (add.out, add_.Tensor) names kernels `<functional>_out` / `<functional>_`;
+where no module registers one, it is made from the functional kernel by a policy (out_policy.py):
+
+      policy: exact                     # optional: out_policy.OUT_POLICIES / INPLACE_POLICIES; default castable
+      out_error: "index_select(): self and result must have the same scalar type"
+                                        # policy like_self only: the error, with {self} / {out} dtypes
+
 The dispatch map also names the op's meta rule (the `Meta` kernel) and, for a composite
 op, its decomposition (the `CompositeImplicitAutograd` / `CompositeExplicitAutograd` kernel).
 
@@ -32,9 +39,10 @@ import yaml
 
 from .._dispatch.keys import parse_key
 from .._dispatch.schema import FunctionSchema, parse_schema
+from .out_policy import INPLACE_POLICIES, OUT_POLICIES
 
 _FIELDS = {"func", "variants", "tags", "dispatch", "python_module", "python_name", "backward", "grad_fn", "forward",
-           "__line__"}
+           "policy", "out_error", "__line__"}
 _VARIANTS = {"function", "method"}
 # `backward:` values that name no formula. not_differentiable: autograd records nothing and the
 # outputs never require grad. no_formula: integer / bool results carry no gradient, and a float
@@ -57,6 +65,8 @@ class NativeFunction:
     backward: str | None = None       # formula name or a BACKWARD_MARKERS value
     grad_fn: str | None = None        # the backward node's name, where the default is not it
     forward: str | None = None        # a FORWARD_KINDS value or a jvp function's name
+    policy: str | None = None         # out= / in-place: how a kernel made from the functional one writes
+    out_error: str | None = None      # policy like_self: its error message
 
     @property
     def qualified_name(self) -> str:
@@ -135,6 +145,7 @@ def _parse_entry(raw: Any, filename: str) -> NativeFunction:
         raise NativeFunctionsError(
             f"{where}: {raw['func']!r}: " + ("a forward rule needs a backward formula" if forward is not None
                                               else "an op with a backward formula needs a forward rule"))
+    policy, out_error = _policy(raw, schema, where)
     return NativeFunction(
         schema=schema,
         variants=variants,
@@ -146,7 +157,29 @@ def _parse_entry(raw: Any, filename: str) -> NativeFunction:
         backward=backward,
         grad_fn=grad_fn,
         forward=forward,
+        policy=policy,
+        out_error=out_error,
     )
+
+
+def _policy(raw: dict, schema: FunctionSchema, where: str) -> tuple[str | None, str | None]:
+    """The entry's `policy:` and `out_error:`, checked: only on out= / in-place overloads, a known
+    name for the kind, out_error exactly with like_self."""
+    policy, out_error = raw.get("policy"), raw.get("out_error")
+    kind = schema.kind.name
+    if policy is None and out_error is None:
+        return None, None
+    known = OUT_POLICIES if kind == "out" else INPLACE_POLICIES if kind == "inplace" else None
+    if known is None:
+        raise NativeFunctionsError(f"{where}: {raw['func']!r} is not an out= or in-place overload: policy / "
+                                   "out_error apply to those only")
+    if policy not in known:
+        raise NativeFunctionsError(f"{where}: unknown {kind} policy {policy!r} in {raw['func']!r} "
+                                   f"(known: {', '.join(sorted(known))})")
+    if (policy == "like_self") != isinstance(out_error, str):
+        raise NativeFunctionsError(f"{where}: {raw['func']!r}: policy like_self needs an out_error: message, "
+                                   "and out_error needs policy like_self")
+    return policy, out_error
 
 
 def _identifier(raw: dict, field: str, where: str) -> str | None:

@@ -28,16 +28,6 @@ def register(name: str, fn: Callable | None = None) -> Callable:
 
 
 def lookup(name: str) -> Callable | None:
-    """The kernel `name`. In-place (`add_`) and out (`add_out`) kernels that no module
-    registered are derived from the functional kernel (`add`): compute, then write into
-    self / out (see kernels/variants.py)."""
-    kernel = KERNELS.get(name)
-    if kernel is not None:
-        return kernel
-    from .kernels.variants import inplace_of, out_of  # the derivation rules live with the kernels
-
-    if name.endswith("_out") and name[:-4] in KERNELS:
-        return KERNELS.setdefault(name, out_of(KERNELS[name[:-4]]))
-    if name.endswith("_") and name[:-1] in KERNELS:
-        return KERNELS.setdefault(name, inplace_of(KERNELS[name[:-1]]))
-    return None
+    """The kernel `name`: registered by a kernel module, or (after the op table is built) an
+    out= / in-place kernel build.py made from a functional one (out_policy.py)."""
+    return KERNELS.get(name)

@@ -11,7 +11,6 @@ from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, from_array
 from ..registry import register
 from .elementwise import elementwise, torch_layout
-from .variants import out_of
 
 
 # Same-width integer types: a float array zeroed through a bit mask (see threshold_backward).
@@ -71,15 +70,6 @@ def sigmoid_backward(xp, grad_output, output):
     return grad_output * ((1 - output) * output)
 
 
-def _out_kernel(kernel, name):
-    def out(grad_output, second, *args, grad_input):
-        return out_of(kernel)(grad_output, second, *args, out=grad_input)
-
-    out.__name__ = name
-    return out
-
-
 for _kernel, _name in ((threshold_backward, "threshold_backward"), (tanh_backward, "tanh_backward"),
                        (sigmoid_backward, "sigmoid_backward")):
     register(_name, _kernel)
-    register(_name + "_out", _out_kernel(_kernel, _name + "_out"))

@@ -24,7 +24,7 @@ from ..meta import adaptive_pool as rules
 from ..meta.adaptive_pool import (  # noqa: F401  (re-exported for the backward and composite kernels)
     POOLING_DTYPES, check_dtype, check_nonempty, check_shape, result_meta, sizes_text, suggests_channels_last,
 )
-from .reduction_util import accumulate_dtype, out_kernel, register_kernel, write_outs
+from .reduction_util import accumulate_dtype, register_kernel, write_outs
 
 Array = Any  # an array of the module `xp`
 
@@ -195,18 +195,11 @@ register_kernel("_adaptive_avg_pool2d", _adaptive_avg_pool2d)
 register_kernel("_adaptive_avg_pool3d", _adaptive_avg_pool3d)
 register_kernel("adaptive_max_pool2d", adaptive_max_pool2d)
 register_kernel("adaptive_max_pool3d", adaptive_max_pool3d)
-# out= forms: PyTorch generates those of the private ops (CompositeExplicitAutograd) and has
-# CPU kernels for the public ones.
-register_kernel("_adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
-register_kernel("_adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
-register_kernel("adaptive_avg_pool2d_out", out_kernel(_adaptive_avg_pool2d))
-register_kernel("adaptive_avg_pool3d_out", out_kernel(_adaptive_avg_pool3d))
+# The avg pools' out= kernels (CPU and Meta): made from the private ops' kernels by the YAML's policy.
 register_kernel("adaptive_max_pool2d_out", _max_pool_out(adaptive_max_pool2d))
 register_kernel("adaptive_max_pool3d_out", _max_pool_out(adaptive_max_pool3d))
 for _fn in (rules._adaptive_avg_pool2d, rules._adaptive_avg_pool3d, rules.adaptive_max_pool2d,
             rules.adaptive_max_pool3d):
     register_kernel(_fn.__name__ + "_meta", _fn)
-register_kernel("_adaptive_avg_pool2d_out_meta", out_kernel(rules._adaptive_avg_pool2d))
-register_kernel("_adaptive_avg_pool3d_out_meta", out_kernel(rules._adaptive_avg_pool3d))
 register_kernel("adaptive_max_pool2d_out_meta", _max_pool_out(rules.adaptive_max_pool2d))
 register_kernel("adaptive_max_pool3d_out_meta", _max_pool_out(rules.adaptive_max_pool3d))

@@ -18,7 +18,7 @@ from ..._tensor.tensor import Tensor, _wrap_dim
 from ..fastcall import aten, call
 from ..meta import adaptive_pool as rules
 from .adaptive_pool import _compute_dtype, bins, check_dtype, result_tensor, sizes_text, suggests_channels_last
-from .reduction_util import out_kernel, register_kernel
+from .reduction_util import register_kernel
 
 Array = Any  # an array of the module `xp`
 
@@ -135,39 +135,22 @@ def adaptive_max_pool3d_backward(grad_output: Tensor, self: Tensor, indices: Ten
     return _max_pool_backward(3, grad_output, self, indices)
 
 
-def _dispatched_avg_pool3d_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+def _adaptive_avg_pool3d_backward_dispatched(grad_output: Tensor, self: Tensor) -> Tensor:
     """The functional op through the dispatcher, as PyTorch's generated out= wrapper calls it: its
     inputs' device picks the CPU or Meta kernel. (PyTorch's own meta out= form of this op fails:
     it has no Meta kernel of its own here.)"""
     return call(aten("_adaptive_avg_pool3d_backward"), grad_output._keyset | self._keyset, grad_output, self)
 
 
-def _grad_input_out(functional):  # type: ignore[no-untyped-def]
-    """The .grad_input / .out forms: the functional kernel, written into the given tensor."""
-    write = out_kernel(functional)
-
-    def kernel(*args: Tensor, grad_input: Tensor | None = None, out: Tensor | None = None) -> Tensor:
-        return write(*args, out=grad_input if grad_input is not None else out)
-
-    kernel.__name__ = write.__name__
-    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return kernel
-
-
 register_kernel("_adaptive_avg_pool2d_backward", _adaptive_avg_pool2d_backward)
 register_kernel("_adaptive_avg_pool3d_backward", _adaptive_avg_pool3d_backward)
 register_kernel("adaptive_max_pool2d_backward", adaptive_max_pool2d_backward)
 register_kernel("adaptive_max_pool3d_backward", adaptive_max_pool3d_backward)
-register_kernel("_adaptive_avg_pool2d_backward_out",
-                _grad_input_out(_adaptive_avg_pool2d_backward))
-register_kernel("_adaptive_avg_pool3d_backward_out",
-                _grad_input_out(_dispatched_avg_pool3d_backward))
-register_kernel("adaptive_avg_pool3d_backward_out", _grad_input_out(_adaptive_avg_pool3d_backward))
-register_kernel("adaptive_max_pool2d_backward_out", _grad_input_out(adaptive_max_pool2d_backward))
-register_kernel("adaptive_max_pool3d_backward_out", _grad_input_out(adaptive_max_pool3d_backward))
+# the .out / .grad_input forms (CPU and Meta): made from these by the YAML's policy;
+# adaptive_avg_pool3d_backward's is PyTorch's CPU kernel of the private op's computation, and
+# _adaptive_avg_pool3d_backward.out's (CompositeExplicitAutograd) is made from the dispatched op
+register_kernel("adaptive_avg_pool3d_backward", _adaptive_avg_pool3d_backward)
+register_kernel("_adaptive_avg_pool3d_backward_dispatched", _adaptive_avg_pool3d_backward_dispatched)
 for _fn in (rules._adaptive_avg_pool2d_backward, rules._adaptive_avg_pool3d_backward,
             rules.adaptive_max_pool2d_backward, rules.adaptive_max_pool3d_backward):
     register_kernel(_fn.__name__ + "_meta", _fn)
-register_kernel("_adaptive_avg_pool2d_backward_out_meta", _grad_input_out(rules._adaptive_avg_pool2d_backward))
-register_kernel("adaptive_max_pool2d_backward_out_meta", _grad_input_out(rules.adaptive_max_pool2d_backward))
-register_kernel("adaptive_max_pool3d_backward_out_meta", _grad_input_out(rules.adaptive_max_pool3d_backward))

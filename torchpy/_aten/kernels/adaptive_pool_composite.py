@@ -16,7 +16,6 @@ from ..._dispatch.ops import ops
 from ..._tensor.tensor import Tensor
 from ..registry import register
 from .adaptive_pool import check_nonempty
-from .reduction_util import out_kernel, register_kernel
 
 
 def _check_dim_range(name: str, self: Tensor) -> None:
@@ -75,4 +74,3 @@ register("adaptive_avg_pool1d", adaptive_avg_pool1d)
 register("adaptive_avg_pool2d", adaptive_avg_pool2d)
 register("adaptive_avg_pool3d", adaptive_avg_pool3d)
 register("adaptive_max_pool1d", adaptive_max_pool1d)
-register_kernel("adaptive_avg_pool1d_out", out_kernel(adaptive_avg_pool1d))

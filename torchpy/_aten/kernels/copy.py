@@ -31,7 +31,7 @@ from ..meta.copy import (  # noqa: F401 - re-exported for adaptive_pool, the aut
     is_channels_last_contiguous, strides_like_channels_last as _strides_like_channels_last,
 )
 from ..meta.layout import is_non_overlapping_and_dense, preserve_strides  # noqa: F401 - the engine's
-from .variants import out_of, write_out
+from .variants import write_out
 
 Array = Any
 
@@ -521,11 +521,10 @@ def repeat_out(self: Tensor, repeats: Sequence[int], *, out: Tensor) -> Tensor:
     return write_out(out, call(aten("repeat"), self._keyset, self, list(repeats)))
 
 
-# the Meta kernels of cat, stack, flip, repeat and their out= forms: the rules (meta/copy.py)
+# the Meta kernels of cat, stack, flip, repeat: the rules (meta/copy.py); the YAML's policy makes
+# their out= forms
 for _name in ("cat", "stack", "flip", "repeat"):
-    _rule = getattr(rules, _name)
-    register(f"{_name}_meta", _rule)
-    register(f"{_name}_out_meta", out_of(_rule))
+    register(f"{_name}_meta", getattr(rules, _name))
 
 
 @register("tile")

@@ -51,14 +51,13 @@ from ..._tensor.fp_warnings import reset_quiet as _reset_quiet
 from ..._tensor.fp_warnings import set_quiet as _set_quiet
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
-from .variants import check_out_dtype, write_inplace, write_out
 from ..meta.layout import elementwise_strides, iteration_order
 
 __all__ = [
     "Kind", "elementwise", "make_kernel", "broadcast_shapes", "promotion_operand",
     "not_implemented", "checked_scalar", "on_meta", "quiet", "INTEGRAL", "INTEGRAL_AND_BOOL",
     "FLOATING", "FLOATING_AND_COMPLEX", "REAL", "ALL_BUT_BOOL", "ALL", "COMPLEX",
-    "inplace_variant", "out_variant", "register_variants", "torch_layout",
+    "torch_layout",
 ]
 
 _ndarray = np.ndarray
@@ -560,11 +559,10 @@ def elementwise(
     opmath_scalar: bool = False,
     ufunc: Callable | None = None,
     cpu_check_dtypes: frozenset[dtype] | None = None,
-    out_rule: str = "castable",
 ) -> Callable[[Callable], Callable]:
-    """Register array code `impl(xp, *args, **kwargs)` as elementwise kernel `name`, with its
-    in-place (`name_`) and out= (`name_out`) variants (`registers=False`: only make the kernel).
-    Which dispatch keys use them is the YAML's to say.
+    """Register array code `impl(xp, *args, **kwargs)` as elementwise kernel `name`
+    (`registers=False`: only make the kernel). Which dispatch keys use it is the YAML's to say;
+    its in-place and out= kernels are made from it by the YAML's policy (out_policy.py).
 
     The decorated name is bound to the Tensor-level kernel (its array code stays
     reachable as `kernel.__wrapped__`)."""
@@ -574,73 +572,6 @@ def elementwise(
                              opmath_scalar, ufunc, cpu_check_dtypes)
         if registers:
             register(name, kernel)
-            register_variants(name, kernel, out_rule)
         return kernel
 
     return wrap
-
-
-# --- in-place and out= variants ----------------------------------------------------------------------
-# PyTorch checks an out= tensor's (or in-place self's) dtype against the result's before the
-# kernel's own dtype dispatch. The variants run the kernel first (the common case pays
-# nothing extra); on an error they redo the dtype check, whose error then wins.
-
-def _check_inplace_shape(self: Tensor, shape: tuple[int, ...]) -> None:
-    if shape != self._shape:
-        raise RuntimeError(
-            f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the broadcast shape "
-            f"[{', '.join(map(str, shape))}]")
-
-
-def inplace_variant(kernel: Callable, result_dtype: Callable | None = None) -> Callable:
-    """self.op_(...): the functional kernel's result written into self."""
-    result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
-    fast = getattr(kernel, "inplace_fast", None)
-
-    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if fast is not None and len(args) == 1 and not kwargs and fast(self, args[0]) is not None:
-            return self
-        try:
-            result = kernel(self, *args, **kwargs)
-        except Exception:
-            # PyTorch's order: the op's own checks, the broadcast shape, the dtype, its dtype dispatch
-            result = result_dtype(self, *args, **kwargs) if result_dtype is not None else None
-            _check_inplace_shape(self, broadcast_shapes(*(x._shape for x in (self, *args) if isinstance(x, Tensor))))
-            if result is not None:
-                check_out_dtype(self, result, "castable")
-            raise
-        return write_inplace(self, result)
-
-    inplace.__name__ = inplace.__qualname__ = kernel.__name__ + "_"
-    inplace.__wrapped__ = kernel  # type: ignore[attr-defined]
-    return inplace
-
-
-def out_variant(kernel: Callable, rule: str = "castable", result_dtype: Callable | None = None) -> Callable:
-    """op(..., out=out): the functional kernel's result written into out (resized if needed).
-
-    `rule` is check_out_dtype's ("castable", "same", "exact"), or "generated": "exact"'s
-    check made after computing, as the out= wrappers PyTorch generates do."""
-    result_dtype = result_dtype or getattr(kernel, "result_dtype", None)
-    dtype_rule = "exact" if rule == "generated" else rule
-
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        try:
-            result = kernel(*args, **kwargs)
-        except Exception:
-            if result_dtype is not None and rule != "generated":  # generated ones compute first
-                check_out_dtype(out, result_dtype(*args, **kwargs), dtype_rule)
-            raise
-        check_out_dtype(out, result._dtype, dtype_rule)
-        return write_out(out, result)
-
-    out_kernel.__name__ = out_kernel.__qualname__ = kernel.__name__ + "_out"
-    out_kernel.__wrapped__ = kernel  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def register_variants(name: str, kernel: Callable, out_rule: str = "castable", inplace: bool = True) -> None:
-    """Register `name_` (in-place) and `name_out`."""
-    if inplace:
-        register(name + "_", inplace_variant(kernel))
-    register(name + "_out", out_variant(kernel, out_rule))

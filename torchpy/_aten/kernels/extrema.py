@@ -25,7 +25,7 @@ from ..._tensor.tensor import Tensor
 from ..meta import extrema as rules
 from ..meta.reduction import Axes, reduction
 from ..registry import register
-from .reduction_util import accumulate_dtype, check_nonempty_dims, out_kernel, register_kernel, wrap, write_outs
+from .reduction_util import accumulate_dtype, check_nonempty_dims, register_kernel, wrap, write_outs
 from .variants import write_out
 
 _int64 = _dt.int64
@@ -173,19 +173,6 @@ def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tenso
 # --- out= forms: built over a functional kernel, the CPU one or the Meta one ---------------------
 
 
-def _amax_out(functional: Callable) -> Callable:
-    def kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        if out._dtype is not self._dtype:
-            raise RuntimeError(
-                "Expected the dtype for input and out to match, but got "
-                f"{self._dtype._c10_name} for input's dtype and {out._dtype._c10_name} for out's dtype."
-            )
-        return write_outs((out,), (functional(self, *args, **kwargs),))[0]
-
-    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return kernel
-
-
 def _all_out(functional: Callable) -> Callable:
     """max.unary_out / min.unary_out: any out dtype the input's can be cast to."""
 
@@ -231,8 +218,8 @@ def _min_dim_out(functional: Callable) -> Callable:
     return kernel
 
 
-def _arg_out(functional: Callable) -> Callable:
-    return out_kernel(functional, "exact", lambda *a, **k: _int64)
+def _int64_result(*args: Any, **kwargs: Any) -> _dt.dtype:
+    return _int64
 
 
 # --- max(other) / min(other): CompositeImplicitAutograd, as in PyTorch ----------------------------
@@ -257,22 +244,25 @@ def min_other_out(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
 # --- registration: CPU kernels under the op's name, Meta kernels as <name>_meta -------------------
 
 
-def _register(name: str, cpu: Callable, meta: Callable, out_name: str, out: Callable) -> None:
+def _register(name: str, cpu: Callable, meta: Callable, out_name: str = "", out: Callable | None = None) -> None:
     register_kernel(name, cpu)
     register_kernel(f"{name}_meta", meta)
-    register_kernel(out_name, out(cpu))
-    register_kernel(f"{out_name}_meta", out(meta))
+    if out is not None:  # else the YAML's policy makes <name>_out (out_policy.py)
+        register_kernel(out_name, out(cpu))
+        register_kernel(f"{out_name}_meta", out(meta))
 
 
-_register("amax", amax, rules.amax, "amax_out", _amax_out)
-_register("amin", amin, rules.amin, "amin_out", _amax_out)
+for _fn in (argmax, argmin, rules.argmax, rules.argmin):  # their out= kernels check out's dtype first
+    _fn.result_dtype = _int64_result  # type: ignore[attr-defined]
+_register("amax", amax, rules.amax)
+_register("amin", amin, rules.amin)
 _register("aminmax", aminmax, rules.aminmax, "aminmax_out", _aminmax_out)
 _register("max_all", max_all, rules.max_all, "max_all_out", _all_out)
 _register("min_all", min_all, rules.min_all, "min_all_out", _all_out)
 _register("max_dim", max_dim, rules.max_dim, "max_dim_max", _max_dim_out)
 _register("min_dim", min_dim, rules.min_dim, "min_dim_min", _min_dim_out)
-_register("argmax", argmax, rules.argmax, "argmax_out", _arg_out)
-_register("argmin", argmin, rules.argmin, "argmin_out", _arg_out)
+_register("argmax", argmax, rules.argmax)
+_register("argmin", argmin, rules.argmin)
 register("max_other", max_other)
 register("max_other_out", max_other_out)
 register("min_other", min_other)

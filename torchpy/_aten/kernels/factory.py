@@ -349,16 +349,6 @@ def eye(n: int, *, dtype: _dt.dtype | None = None, layout: Any = None, device: A
 
 # --- out= forms -----------------------------------------------------------------------------
 
-def factory_out(functional: Callable) -> Callable:
-    """The out= kernel of a factory: build in out's dtype and device, then resize and copy."""
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        return write_factory_result(out, functional(*args, dtype=out._dtype, device=out._device, **kwargs))
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
 def empty_out(size: Sequence[int], *, memory_format: Any = None, out: Tensor) -> Tensor:
     shape = check_shape(size)
     if out._shape != shape:
@@ -368,15 +358,12 @@ def empty_out(size: Sequence[int], *, memory_format: Any = None, out: Tensor) ->
 
 register("empty", empty)
 register("scalar_tensor", scalar_tensor)
-register("scalar_tensor_out", factory_out(scalar_tensor))
 register("empty_out", empty_out)
 register("empty_strided", empty_strided)
 for _fn in (zeros, ones, full, arange, arange_start, arange_start_step, linspace, eye, eye_m,
             empty_like, zeros_like, ones_like, full_like,
             new_empty, new_zeros, new_ones, new_full, new_empty_strided):
     register(_fn.__name__, _fn)
-for _fn in (zeros, ones, full, eye, eye_m):
-    register(_fn.__name__ + "_out", factory_out(_fn))
 register("arange_out", arange_out)
 register("arange_start_out", arange_start_out)
 register("linspace_out", _linspace_out(linspace))
@@ -387,10 +374,8 @@ for _fn in (rules.empty, rules.empty_strided, rules.zeros, rules.full, rules.sca
             rules.arange_start, rules.arange_start_step, rules.linspace, rules.eye, rules.eye_m):
     register(_fn.__name__ + "_meta", _fn)
 register("ones_meta", rules.ones)
-# the out= forms on the meta device: the same builder around the Meta kernels
-for _fn in (rules.zeros, rules.full, rules.eye, rules.eye_m, rules.scalar_tensor):
-    register(_fn.__name__ + "_out_meta", factory_out(_fn))
-register("ones_out_meta", factory_out(rules.ones))
+# the out= forms of zeros / ones / full / eye / scalar_tensor (CPU and Meta): made from these by the
+# YAML's policy
 
 register_backend_select(
     "empty.memory_format", "empty_strided", "zeros", "ones", "full", "scalar_tensor",

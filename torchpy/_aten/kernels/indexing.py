@@ -30,7 +30,7 @@ from ..meta import indexing as rules
 from ..._tensor.torch_function import dispatch_from_binding, needs_override
 from ..registry import register
 from .elementwise import broadcast_shapes
-from .variants import check_out_dtype, write_out
+from .variants import write_out
 
 
 Array = Any
@@ -42,32 +42,6 @@ Array = Any
 def dims(shape: Sequence[int]) -> str:
     """A shape as PyTorch prints it in messages: [3, 4]."""
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def exact_out_of(functional: Callable) -> Callable:
-    """The out= kernel of a structured op: same dtype required, resized when the shape differs."""
-
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        result = functional(*args, **kwargs)
-        check_out_dtype(out, result._dtype)
-        return write_out(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def same_dtype_out_of(functional: Callable, message: Callable[[Tensor, Tensor], str]) -> Callable:
-    """An out= kernel whose op requires out's dtype to equal self's (index, index_select, ...)."""
-
-    def out_kernel(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        if out._dtype is not self._dtype:
-            raise RuntimeError(message(self, out))
-        return write_out(out, functional(self, *args, **kwargs))
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
 
 
 _BELOW_AD_INPLACE_OR_VIEW = K.AUTOGRAD_BITS | K.key_bits(DispatchKey.ADInplaceOrView)
@@ -294,16 +268,11 @@ def _index_fast_path(self: Tensor, i: Tensor) -> Tensor | None:
     return None
 
 
-def _index_out_message(self: Tensor, out: Tensor) -> str:
-    return (f"index_out: self ({self._dtype._c10_name}) and result "
-            f"({out._dtype._c10_name}) must have the same scalar type")
-
-
 # CPU kernels under the op's name, Meta kernels (meta/indexing.py's rules) as <name>_meta
 register("index", index)
 register("index_meta", rules.index)
-register("index_out", same_dtype_out_of(index, _index_out_message))
-register("index_out_meta", same_dtype_out_of(rules.index, _index_out_message))
+# index.Tensor_out's kernels (CPU and Meta): made from these by the YAML's policy, as every
+# out= and in-place kernel below that no module registers (out_policy.py)
 
 
 def _index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Tensor,
@@ -371,11 +340,11 @@ def _index_put_on(clone: Callable[[Tensor], Tensor]) -> Callable:
 register("_index_put_impl_", _index_put_impl_)
 register("_index_put_impl__meta", rules._index_put_impl_)
 register("_index_put_impl", _index_put_impl)
-register("_index_put_impl_out", exact_out_of(_index_put_impl))
 register("index_put_", index_put_)  # CompositeExplicitAutograd without a copy: the same on every device
 register("index_put", _index_put_on(cpu_clone))
 register("index_put_meta", _index_put_on(rules.clone))
-register("index_put_out", exact_out_of(_index_put_on(generic_clone)))
+# index_put.out (CompositeExplicitAutograd only, every device): made from the device-generic copy
+register("index_put_generic", _index_put_on(generic_clone))
 
 
 # --- gather / scatter -----------------------------------------------------------------------------
@@ -444,8 +413,6 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
 
 register("gather", gather)
 register("gather_meta", rules.gather)
-register("gather_out", exact_out_of(gather))
-register("gather_out_meta", exact_out_of(rules.gather))
 
 
 def _scatter_target(self: Tensor) -> Array:
@@ -508,13 +475,12 @@ def _functional(inplace: Callable, clone: Callable[[Tensor], Tensor]) -> Callabl
 
 
 def _register_inplace_family(name: str, inplace: Callable, meta_inplace: Callable) -> None:
-    """name_ (in place), name (on a copy) and name_out (exact dtype): the CPU kernels, and the
-    Meta kernels (name__meta, name_meta, name_out_meta) from the meta rule."""
+    """name_ (in place) and name (on a copy): the CPU kernels, and the Meta kernels (name__meta,
+    name_meta) from the meta rule (name_out / name_out_meta: the YAML's policy makes them)."""
     for suffix, kernel, clone in (("", inplace, contiguous_clone), ("_meta", meta_inplace, rules.contiguous_clone)):
         functional = _functional(kernel, clone)
         register(name + "_" + suffix, kernel)
         register(name + suffix, functional)
-        register(name + "_out" + suffix, exact_out_of(functional))
 
 
 _register_inplace_family("scatter_src", scatter_src_, rules.scatter_src_)
@@ -606,14 +572,8 @@ def index_select(self: Tensor, dim: int, index: Tensor) -> Tensor:
     return from_array(index_select_values(np, self._data, dim, index_array(index).reshape(-1)), self._dtype)
 
 
-def _index_select_out_message(self: Tensor, out: Tensor) -> str:
-    return "index_select(): self and result must have the same scalar type"
-
-
 register("index_select", index_select)
 register("index_select_meta", rules.index_select)
-register("index_select_out", same_dtype_out_of(index_select, _index_select_out_message))
-register("index_select_out_meta", same_dtype_out_of(rules.index_select, _index_select_out_message))
 
 
 def index_add_values(xp: Any, target: Array, dim: int, idx: Array, values: Array) -> None:
@@ -659,7 +619,7 @@ def nonzero(self: Tensor) -> Tensor:
     return from_array(nonzero_values(np, self._data), _dt.int64)
 
 
-def _nonzero_out_of(functional: Callable) -> Callable:
+def _nonzero_out(functional: Callable) -> Callable:
     def nonzero_out(self: Tensor, *, out: Tensor) -> Tensor:
         if out._dtype is not _dt.int64:
             raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{out._dtype._c10_name}")
@@ -671,8 +631,8 @@ def _nonzero_out_of(functional: Callable) -> Callable:
 
 register("nonzero", nonzero)
 register("nonzero_meta", rules.nonzero)
-register("nonzero_out", _nonzero_out_of(nonzero))
-register("nonzero_out_meta", _nonzero_out_of(rules.nonzero))
+register("nonzero_out", _nonzero_out(nonzero))
+register("nonzero_out_meta", _nonzero_out(rules.nonzero))
 
 
 
@@ -721,8 +681,6 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
 
 
 register("masked_select", masked_select)
-register("masked_select_out", same_dtype_out_of(
-    masked_select, lambda self, out: "masked_select(): self and result must have the same scalar type"))
 
 
 # --- masked_scatter ----------------------------------------------------------------------------------
@@ -774,9 +732,7 @@ def _cpu_broadcast_copy(self: Tensor, shape: tuple[int, ...]) -> Tensor:
 register("masked_scatter_", masked_scatter_)
 register("masked_scatter__meta", rules.masked_scatter_)
 for _suffix, _copy in (("", _cpu_broadcast_copy), ("_meta", rules.broadcast_copy)):
-    _masked_scatter = _masked_scatter_on(_copy)
-    register("masked_scatter" + _suffix, _masked_scatter)
-    register("masked_scatter_out" + _suffix, exact_out_of(_masked_scatter))
+    register("masked_scatter" + _suffix, _masked_scatter_on(_copy))
 
 
 # --- index_fill / index_copy -------------------------------------------------------------------------
@@ -829,9 +785,7 @@ for _overload, _kernel, _meta in (("int_Scalar", index_fill_int_scalar_, rules.i
     register(f"index_fill_{_overload}_", _kernel)
     register(f"index_fill_{_overload}__meta", _meta)
     for _suffix, _clone in (("", cpu_clone), ("_meta", rules.clone)):
-        _functional_fill = _functional_below_autograd(f"aten::index_fill_.{_overload}", _clone)
-        register(f"index_fill_{_overload}{_suffix}", _functional_fill)
-        register(f"index_fill_{_overload}_out{_suffix}", exact_out_of(_functional_fill))
+        register(f"index_fill_{_overload}{_suffix}", _functional_below_autograd(f"aten::index_fill_.{_overload}", _clone))
 
 
 def index_copy_values(xp: Any, target: Array, dim: int, idx: Array, values: Array) -> None:
@@ -888,8 +842,6 @@ def take(self: Tensor, index: Tensor) -> Tensor:
 
 register("take", take)
 register("take_meta", rules.take)
-register("take_out", exact_out_of(take))
-register("take_out_meta", exact_out_of(rules.take))
 
 
 def put_values(xp: Any, target: Array, flat_idx: Array, values: Array, accumulate: bool) -> None:
@@ -918,7 +870,6 @@ register("put_", put_)
 register("put__meta", rules.put_)
 _put = _functional_below_autograd("aten::put_", generic_clone)  # CompositeExplicitAutograd only: every device
 register("put", _put)
-register("put_out", exact_out_of(_put))
 
 
 def _along_dim_operands(self: Tensor, indices: Tensor, dim: int | None) -> tuple[Tensor, int, Tensor]:

@@ -30,10 +30,9 @@ from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..fastcall import aten as _overload
 from ..fastcall import call
 from ..meta import linalg as rules
-from ..meta.linalg import shape_text as _shape_text
 from ..registry import register
 from .factory import element, write_factory_result
-from .variants import check_out_dtype, write_inplace
+from .variants import check_out_dtype
 
 aten = ops.aten
 
@@ -199,50 +198,6 @@ def _dot_array(xp: Any, a: Array, b: Array, d: _dt.dtype) -> Array:
 
 
 dot, vdot = _dot_kernel("dot", _dot_array), _dot_kernel("vdot", conj_dot_array)
-
-
-# --- out= forms ----------------------------------------------------------------------------
-
-def _out_of(functional: Any) -> Any:
-    """out= kernel: compute, check the dtype (PyTorch's structured kernels require it), resize, copy."""
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        result = functional(*args, **kwargs)
-        check_out_dtype(out, result._dtype)
-        return write_factory_result(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def _dot_out_of(functional: Any) -> Any:
-    def out_kernel(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
-        result = functional(self, other)
-        if out._dtype is not self._dtype:
-            raise RuntimeError(f"result dtype {out._dtype._c10_name} does not match input dtype "
-                               f"{self._dtype._c10_name}")
-        return write_factory_result(out, result)
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel
-
-
-def _inplace_of(functional: Any) -> Any:
-    """In-place kernel (addmm_, ...): compute, then write into self, whose shape must be the result's."""
-    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        result = functional(self, *args, **kwargs)
-        if result._shape != self._shape and self._data is None:
-            raise RuntimeError(f"output with shape {_shape_text(self._shape)} doesn't match the broadcast shape "
-                               f"{_shape_text(result._shape)}")
-        if result._shape != self._shape:
-            raise RuntimeError(f"Bad in-place call: input tensor size {_shape_text(self._shape)} and output tensor "
-                               f"size {_shape_text(result._shape)} should match")
-        return write_inplace(self, result)
-
-    inplace.__name__ = functional.__name__ + "_"
-    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
-    return inplace
 
 
 # --- matmul (CompositeImplicitAutograd) ------------------------------------------------------
@@ -436,20 +391,7 @@ for _fn in (mm, bmm, addmm, addmv, baddbmm, dot, vdot):
 register("mv", mv)
 for _fn in (rules.mm, rules.bmm, rules.addmm, rules.addmv, rules.baddbmm, rules.dot, rules.vdot, rules.mv):
     register(_fn.__name__ + "_meta", _fn)
-# the out= and in-place forms on the meta device: the same builders around the Meta kernels
-for _fn in (rules.mm, rules.bmm, rules.addmm, rules.addmv, rules.baddbmm, rules.mv):
-    register(_fn.__name__ + "_out_meta", _out_of(_fn))
-for _fn in (rules.addmm, rules.addmv, rules.baddbmm):
-    register(_fn.__name__ + "__meta", _inplace_of(_fn))
-register("dot_out_meta", _dot_out_of(rules.dot))
-register("vdot_out_meta", _dot_out_of(rules.vdot))
-for _fn in (mm, bmm, addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_out", _out_of(_fn))
-for _fn in (addmm, addmv, baddbmm):
-    register(_fn.__name__ + "_", _inplace_of(_fn))
-register("mv_out", _out_of(mv))
-register("dot_out", _dot_out_of(dot))
-register("vdot_out", _dot_out_of(vdot))
+# the out= and in-place forms (CPU and Meta): made from these by the YAML's policy
 for _fn in (matmul, matmul_out, outer, outer_out, linear):
     register(_fn.__name__, _fn)
 register("linear_out", linear_out)

@@ -17,7 +17,7 @@ import numpy as np
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor
 from ..meta import norm as rules
-from .reduction_util import accumulate_dtype, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, register_kernel, wrap
 
 Array = Any  # an array of the module `xp`
 
@@ -59,14 +59,10 @@ def norm_dtype(self: Tensor, p: Any, *, dtype: dtype) -> Tensor:
 
 
 register_kernel("linalg_vector_norm", linalg_vector_norm)
-register_kernel("linalg_vector_norm_out", out_kernel(linalg_vector_norm, "exact"))
 register_kernel("norm", norm)
 register_kernel("norm_dim", norm)
 register_kernel("norm_dtype", norm_dtype)
-register_kernel("norm_out", out_kernel(norm, "exact"))
-register_kernel("norm_dim_out", out_kernel(norm, "exact"))
-register_kernel("norm_dtype_out", out_kernel(norm_dtype, "exact"))
 for _name, _meta in (("linalg_vector_norm", rules.linalg_vector_norm), ("norm", rules.norm),
                      ("norm_dim", rules.norm), ("norm_dtype", rules.norm_dtype)):
     register_kernel(f"{_name}_meta", _meta)
-    register_kernel(f"{_name}_out_meta", out_kernel(_meta, "exact"))
+

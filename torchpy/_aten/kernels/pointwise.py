@@ -25,9 +25,10 @@ from ..registry import register
 from .bounds import maximum_with
 from .elementwise import (
     ALL, ALL_BUT_BOOL, COMPLEX, FLOATING, INTEGRAL, INTEGRAL_AND_BOOL, REAL, Kind, checked_scalar, elementwise,
-    inplace_variant, make_kernel, on_meta, out_variant, register_variants,
+    make_kernel, on_meta,
 )
 from .variants import check_out_dtype, write_inplace
+from ..out_policy import make_out
 
 
 _EXACT = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
@@ -48,17 +49,12 @@ def aten(qualified: str) -> Any:
 _ops: dict[str, Any] = {}
 
 
-def generated_out(name: str, functional: Callable) -> None:
-    """Register `name`: an out= kernel PyTorch generates from a functional one (exact dtype)."""
-    register(name, out_variant(functional, "generated"))
-
-
 def _forward_scalar(name: str, target: str, *, swap: bool = False, inplace: bool = True,
                     generated: bool = True, inplace_target: str = "") -> None:
     """CompositeExplicitAutograd kernels `name`, `name_`, `name_out` that wrap the Scalar
     argument and call aten::`target` (and its in-place / out= forms), as PyTorch's do.
-    `generated`: PyTorch generates the out= kernel from the functional one (else it calls
-    the target's out= overload)."""
+    `generated`: PyTorch generates the out= kernel from the functional one (the YAML's policy
+    makes it; else it calls the target's out= overload)."""
     base, _, overload = target.partition(".")
 
     def wrap(self: Any, other: Any) -> tuple[Any, Any]:
@@ -80,9 +76,7 @@ def _forward_scalar(name: str, target: str, *, swap: bool = False, inplace: bool
     register(name, functional)
     if inplace:
         register(name + "_", in_place)
-    if generated:
-        generated_out(name + "_out", functional)
-    else:
+    if not generated:
         register(name + "_out", out_kernel)
 
 
@@ -167,7 +161,6 @@ def rsub(self: Any, other: Any, alpha: Any = 1) -> Tensor:
 
 
 register("rsub", rsub)
-generated_out("rsub_out", rsub)
 
 
 @elementwise("mul", opmath_scalar=True, ufunc=np.multiply)
@@ -225,11 +218,9 @@ def _div_mode_dtype(self: Any, other: Any, *, rounding_mode: str | None = None) 
     return _div_mode_kernel(rounding_mode).result_dtype(self, other)
 
 
+div_mode.result_dtype = _div_mode_dtype  # type: ignore[attr-defined]  (for its out= / in-place kernels)
 register("div_mode", div_mode)
-register("div_mode_", inplace_variant(div_mode, _div_mode_dtype))
-register("div_mode_out", out_variant(div_mode, result_dtype=_div_mode_dtype))
 register("floor_divide", _div_floor)
-register_variants("floor_divide", _div_floor)
 
 _forward_scalar("add_Scalar", "add.Tensor")
 _forward_scalar("sub_Scalar", "sub.Tensor")
@@ -257,7 +248,6 @@ def fmod(xp, self, other):
 
 
 register("remainder_Scalar_Tensor", remainder)
-generated_out("remainder_Scalar_Tensor_out", remainder)
 _forward_scalar("remainder_Scalar", "remainder.Tensor", generated=False)
 _forward_scalar("fmod_Scalar", "fmod.Tensor", generated=False)
 
@@ -288,9 +278,7 @@ def _power(xp: Any, base: Any, exponent: Any) -> Any:
 for _prefix, _kernel in (("", make_kernel(_power, dtypes=ALL_BUT_BOOL, label="pow")),
                          ("meta_", make_kernel(_power, kind=Kind.BOOL_TO_LONG))):
     register(_prefix + "pow", _kernel)
-    register_variants(_prefix + "pow", _kernel)
     register(_prefix + "pow_Scalar", _kernel)
-    register(_prefix + "pow_Scalar_out", out_variant(_kernel))
 
 
 def _check_pow_tensor_scalar(promoted: _dt.dtype, self: Tensor, exponent: Any) -> None:
@@ -390,8 +378,8 @@ def abs_out(self: Tensor, *, out: Tensor) -> Tensor:
     return (_abs_out_castable if d.is_complex else _abs_out_same)(self, out=out)
 
 
-_abs_out_castable = out_variant(_abs, "castable")
-_abs_out_same = out_variant(_abs, "same")
+_abs_out_castable = make_out(_abs, "castable")
+_abs_out_same = make_out(_abs, "same")
 
 
 register("abs", _abs)
@@ -406,7 +394,7 @@ def _check_neg(promoted: _dt.dtype, self: Tensor) -> None:
             "invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@elementwise("neg", operands=1, check=_check_neg, warns=False, out_rule="same", ufunc=np.negative)
+@elementwise("neg", operands=1, check=_check_neg, warns=False, ufunc=np.negative)
 def neg(xp, self):
     return xp.negative(self)
 
@@ -429,7 +417,7 @@ def _no_complex(message: str) -> Callable:
     return cpu_check
 
 
-@elementwise("sign", operands=1, warns=False, out_rule="same", cpu_check_dtypes=COMPLEX, cpu_check=_no_complex(
+@elementwise("sign", operands=1, warns=False, cpu_check_dtypes=COMPLEX, cpu_check=_no_complex(
     "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
 def sign(xp, self):
     if self.dtype == np.bool_:
@@ -447,8 +435,7 @@ def _cpu_check_relu(promoted: _dt.dtype, self: Tensor) -> None:
         raise NotImplementedError("clamp is not supported for complex types")
 
 
-@elementwise("relu", operands=1, cpu_check=_cpu_check_relu, cpu_check_dtypes=COMPLEX | {_dt.bool}, warns=False,
-             out_rule="generated")
+@elementwise("relu", operands=1, cpu_check=_cpu_check_relu, cpu_check_dtypes=COMPLEX | {_dt.bool}, warns=False)
 def relu(xp, self):
     return maximum_with(self, 0) if xp is np else xp.maximum(self, 0)
 
@@ -468,7 +455,7 @@ def _rounding(name: str, fn: Callable, complex_message: str | None) -> None:
     else:
         dtypes, cpu_check = ALL_BUT_BOOL, _no_complex(complex_message)
     elementwise(name, operands=1, dtypes=dtypes, label=f"{name}_vml_cpu", cpu_check=cpu_check,
-                cpu_check_dtypes=COMPLEX, warns=False, out_rule="same")(impl)
+                cpu_check_dtypes=COMPLEX, warns=False)(impl)
 
 
 _rounding("floor", np.floor, "floor is not supported for complex inputs")
@@ -477,7 +464,7 @@ _rounding("trunc", np.trunc, "trunc is not supported for complex inputs")
 _rounding("round", np.rint, None)  # rint rounds half to even, as PyTorch's round
 
 
-@elementwise("round_decimals", operands=1, dtypes=FLOATING, label="round_cpu", out_rule="same")
+@elementwise("round_decimals", operands=1, dtypes=FLOATING, label="round_cpu")
 def round_decimals(xp, self, *, decimals):
     # PyTorch's formula: scale by 10**|decimals| in the computation dtype, round half to even
     scale = self.dtype.type(10.0 ** abs(decimals))
@@ -491,7 +478,7 @@ def _check_frac(promoted: _dt.dtype, self: Tensor) -> None:
         _check_sub(promoted, self, self)
 
 
-@elementwise("frac", operands=1, dtypes=FLOATING, out_rule="same", check=_check_frac)
+@elementwise("frac", operands=1, dtypes=FLOATING, check=_check_frac)
 def frac(xp, self):
     return self - xp.trunc(self)
 
@@ -507,7 +494,6 @@ def _comparison(name: str, fn: Callable, ordered: bool) -> None:
     kernel = make_kernel(impl, kind=Kind.ALWAYS_BOOL, dtypes=dtypes, label=f"{name}_cpu", warns=False, ufunc=fn)
     for kernel_name in (name, f"{name}_Scalar"):
         register(kernel_name, kernel)
-        register_variants(kernel_name, kernel)
 
 
 for _name, _fn, _ordered in [("eq", np.equal, False), ("ne", np.not_equal, False),
@@ -586,7 +572,7 @@ def bitwise_xor(xp, self, other):
     return xp.bitwise_xor(self, other)
 
 
-@elementwise("bitwise_not", operands=1, dtypes=INTEGRAL_AND_BOOL, warns=False, out_rule="same")
+@elementwise("bitwise_not", operands=1, dtypes=INTEGRAL_AND_BOOL, warns=False)
 def bitwise_not(xp, self):
     return xp.invert(self)
 
@@ -620,14 +606,11 @@ for _name, _impl in (("lshift", _left_shift), ("rshift", _right_shift)):
     _shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False)
     _long = "bitwise_left_shift" if _name == "lshift" else "bitwise_right_shift"
     register(_long, _shift)
-    register_variants(_long, _shift)
     # aten::__lshift__ & co.: the same kernel; PyTorch's meta kernel for them checks the dtype
     _dunder_shift = make_kernel(_impl, dtypes=INTEGRAL, label=f"{_name}_cpu", warns=False,
                                 check=_check_dunder_shift(_name))
     for _overload in (f"dunder_{_name}", f"dunder_{_name}_Scalar"):
         register(_overload, _dunder_shift)
-        register(_overload + "_", inplace_variant(_dunder_shift))
-        generated_out(_overload + "_out", _dunder_shift)
 
 for _op in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
     _forward_scalar(f"{_op}_Tensor_Scalar" if "shift" in _op else f"{_op}_Scalar", f"{_op}.Tensor", generated=False)
@@ -665,7 +648,6 @@ for _name, _impl in (("isnan", _isnan), ("isinf", _isinf)):
     _impl.__name__ = _impl.__qualname__ = _name
     _kernel = make_kernel(_impl, operands=1, kind=Kind.ALWAYS_BOOL, warns=False)
     register(_name, _kernel)
-    generated_out(_name + "_out", _kernel)
 
 
 # --- aliases -------------------------------------------------------------------------------------------
@@ -716,7 +698,7 @@ _alias("square_", "pow_.Scalar", 2)
 
 # --- sgn ---------------------------------------------------------------------------------------------
 
-@elementwise("sgn", operands=1, warns=False, out_rule="same")
+@elementwise("sgn", operands=1, warns=False)
 def sgn(xp, self):
     """sign for real numbers; z / |z| (0 at 0) for complex ones."""
     if self.dtype.kind != "c":

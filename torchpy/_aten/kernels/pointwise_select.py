@@ -25,8 +25,8 @@ from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..registry import register
 from .bounds import maximum_with, minimum_with
 from .elementwise import (
-    ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise, inplace_variant,
-    make_kernel, not_implemented, out_variant, quiet, torch_layout,
+    ALL, ALL_BUT_BOOL, FLOATING_AND_COMPLEX, broadcast_shapes, checked_scalar, elementwise,
+    make_kernel, not_implemented, quiet, torch_layout,
 )
 from .pointwise import aten
 from .variants import write_inplace, write_out
@@ -126,9 +126,8 @@ clamp_max_tensor = elementwise("clamp_max_Tensor", dtypes=ALL - _COMPLEX, label=
 for _name, _meta, _meta_dtype in (("clamp_Tensor", rules.clamp_tensor, rules.clamp_tensor_dtype),
                                   ("clamp_min_Tensor", rules.clamp_bound_tensor, rules.clamp_bound_tensor_dtype),
                                   ("clamp_max_Tensor", rules.clamp_bound_tensor, rules.clamp_bound_tensor_dtype)):
+    _meta.result_dtype = _meta_dtype  # (for the out= / in-place kernels the YAML's policy makes of it)
     register(f"{_name}_meta", _meta)
-    register(f"{_name}__meta", inplace_variant(_meta, _meta_dtype))
-    register(f"{_name}_out_meta", out_variant(_meta, "castable", _meta_dtype))
 
 
 def _inplace_clamp(functional: Any, result_dtype: Any, on_meta: bool) -> Any:
@@ -157,8 +156,7 @@ for _name, _kernel, _meta, _meta_dtype in (
     register(f"{_name}_meta", _meta)
     register(f"{_name}_", _inplace_clamp(_kernel, _kernel.result_dtype, on_meta=False))
     register(f"{_name}__meta", _inplace_clamp(_meta, _meta_dtype, on_meta=True))
-    register(f"{_name}_out", out_variant(_kernel, "same", _kernel.result_dtype))
-    register(f"{_name}_out_meta", out_variant(_meta, "same", _meta_dtype))
+    _meta.result_dtype = _meta_dtype
 
 
 # --- lerp ---------------------------------------------------------------------------------------------
@@ -201,14 +199,8 @@ register("lerp_Scalar", lerp_scalar)
 register("lerp", lerp_tensor)
 register("lerp_Scalar_meta", rules.lerp)
 register("lerp_meta", rules.lerp)
-register("lerp_Scalar_", inplace_variant(lerp_scalar, rules.lerp_dtype))
-register("lerp_", inplace_variant(lerp_tensor, rules.lerp_dtype))
-register("lerp_Scalar__meta", inplace_variant(rules.lerp, rules.lerp_dtype))
-register("lerp__meta", inplace_variant(rules.lerp, rules.lerp_dtype))
-register("lerp_Scalar_out", out_variant(lerp_scalar, result_dtype=rules.lerp_dtype))
-register("lerp_out", out_variant(lerp_tensor, "same", rules.lerp_dtype))
-register("lerp_Scalar_out_meta", out_variant(rules.lerp, result_dtype=rules.lerp_dtype))
-register("lerp_out_meta", out_variant(rules.lerp, "same", rules.lerp_dtype))
+for _fn in (lerp_scalar, lerp_tensor, rules.lerp):  # for the out= / in-place kernels the YAML's policy makes
+    _fn.result_dtype = rules.lerp_dtype  # type: ignore[attr-defined]
 
 
 # --- where ----------------------------------------------------------------------------------------------
@@ -322,8 +314,6 @@ for _name, _cpu, _meta in (("masked_fill_Scalar", masked_fill_scalar, rules.mask
                            ("masked_fill", masked_fill_tensor, rules.masked_fill_tensor)):
     register(_name, _cpu)
     register(f"{_name}_meta", _meta)
-    register(f"{_name}_out", out_variant(_cpu, "generated"))
-    register(f"{_name}_out_meta", out_variant(_meta, "generated"))
 register("masked_fill_Scalar_", masked_fill_scalar_)
 register("masked_fill_", masked_fill_tensor_)
 register("masked_fill_Scalar__meta", rules.masked_fill_scalar_)

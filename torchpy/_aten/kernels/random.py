@@ -30,7 +30,7 @@ from ..meta import random as rules
 from ..meta.layout import stride_order
 from ..registry import register
 from .elementwise import broadcast_shapes
-from .factory import factory_out, like_strides, new_tensor, register_backend_select
+from .factory import like_strides, new_tensor, register_backend_select
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val
 _STATE_SIZE = 5056             # sizeof(CPUGeneratorImplState)
@@ -558,8 +558,6 @@ for _fn in (uniform_, normal_, random_, random_from, random_to):
     register(_fn.__name__, _fn)
 for _fn in (rand, randn, randint, randint_low, randperm, rand_like, randn_like, randint_like, randint_like_low):
     register(_fn.__name__, _fn)
-for _fn in (rand, randn, randint, randint_low, randperm):
-    register(_fn.__name__ + "_out", factory_out(_fn))
 for _fn in (normal_tensor_float, normal_float_tensor, normal_tensor_tensor):
     register(_fn.__name__, _fn)
 register("normal_float_float", normal_float_float)
@@ -568,10 +566,7 @@ for _fn in (rules.uniform_, rules.normal_, rules.random_, rules.random_from, rul
             rules.normal_tensor_tensor, rules.normal_float_float):
     register(_fn.__name__ + "_meta", _fn)
 register("randn_meta", rules.randn)
-# the out= forms on the meta device: the same builder around the Meta kernels
-for _fn in (rules.rand, rules.randint, rules.randint_low, rules.randperm):
-    register(_fn.__name__ + "_out_meta", factory_out(_fn))
-register("randn_out_meta", factory_out(rules.randn))
+# the out= forms (CPU and Meta): made from these by the YAML's policy
 
 register_backend_select(
     "normal.float_float", "rand", "rand.generator", "randn", "randn.generator", "randint", "randint.generator",

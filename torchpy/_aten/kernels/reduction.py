@@ -16,7 +16,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.dtype import dtype
 from ..._tensor.tensor import Tensor, from_array, meta_tensor
 from ..meta import reduction as rules
-from .reduction_util import accumulate_dtype, cast, check_out_dtype, out_kernel, reduction_size, register_kernel, wrap
+from .reduction_util import accumulate_dtype, cast, check_out_dtype, reduction_size, register_kernel, wrap
 from .variants import write_out
 
 _int64 = _dt.int64
@@ -187,20 +187,16 @@ def _register(name: str, cpu: Callable, meta: Callable, out: Callable | None = N
         register_kernel(f"{name}_out_meta", out(meta))
 
 
-_exact = lambda functional: out_kernel(functional, "exact")  # noqa: E731
-_dtype_policy = lambda functional: out_kernel(functional, "dtype")  # noqa: E731
-
-_register("sum", sum, rules.sum, _exact)
-_register("sum_dim", sum, rules.sum, _dtype_policy)
+# out= kernels not registered here are made from these by the YAML's policy (out_policy.py)
+_register("sum", sum, rules.sum)
+_register("sum_dim", sum, rules.sum)
 _register("nansum", nansum, rules.nansum, _nansum_out)
-_register("prod", prod, rules.prod, _exact)
-_register("prod_dim", prod, rules.prod, _dtype_policy)
+_register("prod", prod, rules.prod)
+_register("prod_dim", prod, rules.prod)
 _register("mean", mean, rules.mean)
 _register("mean_dim", mean, rules.mean, _mean_out)
-register_kernel("mean_dtype_out", out_kernel(mean, "exact"))
-register_kernel("mean_dtype_out_meta", out_kernel(rules.mean, "exact"))
-_register("count_nonzero", count_nonzero, rules.count_nonzero, _exact)
-_register("count_nonzero_dims", count_nonzero, rules.count_nonzero, _exact)
+_register("count_nonzero", count_nonzero, rules.count_nonzero)
+_register("count_nonzero_dims", count_nonzero, rules.count_nonzero)
 def _retype_cpu(result: Tensor, d: dtype) -> Tensor:
     return wrap(result._data, d)
 

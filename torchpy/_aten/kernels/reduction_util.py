@@ -4,8 +4,8 @@ A reduction kernel is a thin Tensor-level adapter: it normalizes `dim` into NumP
 axes and an output shape (`layout`), picks the result dtype by the op's rule, returns
 a meta tensor when there is no data, and otherwise hands arrays to NumPy.
 
-out= kernels differ between ops in how they treat `out`'s dtype, and PyTorch's
-messages say which rule an op follows; `out_kernel(functional, policy)` builds one.
+out= kernels differ between ops in how they treat `out`'s dtype; the YAML names each one's
+policy, and out_policy.py makes the kernel.
 """
 
 from __future__ import annotations
@@ -80,6 +80,8 @@ def register_kernel(name: str, fn: Callable) -> Callable:
     kernel.__name__ = fn.__name__
     kernel.__qualname__ = fn.__qualname__
     kernel.__wrapped__ = getattr(fn, "__wrapped__", fn)  # type: ignore[attr-defined]  (where it is defined)
+    if hasattr(fn, "result_dtype"):  # for the out= kernels made of it (out_policy.py)
+        kernel.result_dtype = fn.result_dtype  # type: ignore[attr-defined]
     register(name, kernel)
     return fn
 
@@ -136,39 +138,7 @@ def meta(shape: tuple[int, ...], d: dtype) -> Tensor:
     return meta_tensor(shape, d)
 
 
-# --- out= kernels ----------------------------------------------------------------------------
-
-
-def out_kernel(functional: Callable, policy: str = "exact",
-               result_dtype: Callable[..., dtype] | None = None) -> Callable:
-    """An out= kernel that computes with `functional` and writes into `out`.
-
-    policy:
-      "exact"  out must have the result's dtype (structured and generated out= ops);
-      "cast"   any dtype the result can be cast to;
-      "dtype"  an unset dtype= is taken from out (sum, mean, cumsum, ...); a set one
-               must equal out's.
-    `result_dtype(*args, **kwargs)`, for "exact", names the expected dtype without
-    computing (for meta-like checks before any work); by default the result's own.
-    """
-
-    def kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        if policy == "dtype":
-            wanted = kwargs.get("dtype")
-            if wanted is None:
-                kwargs["dtype"] = out._dtype
-            else:
-                check_out_dtype(out, wanted)
-        if policy == "exact" and result_dtype is not None:
-            check_out_dtype(out, result_dtype(*args, **kwargs))
-        result = functional(*args, **kwargs)
-        if policy == "exact":
-            check_out_dtype(out, result._dtype)
-        return write_out(out, result)
-
-    kernel.__name__ = functional.__name__ + "_out"
-    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return kernel
+# --- out= kernels (one-output ones: the YAML's policy makes them, out_policy.py) -----------------
 
 
 def write_outs(outs: Sequence[Tensor], results: Sequence[Tensor]) -> tuple[Tensor, ...]:

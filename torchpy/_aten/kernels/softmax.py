@@ -18,7 +18,7 @@ from ..._tensor.enums import strided
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..meta import softmax as rules
 from ..registry import register
-from .reduction_util import accumulate_dtype, check_out_dtype, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, check_out_dtype, register_kernel, wrap
 
 Array = Any  # an array of the module `xp`
 
@@ -93,12 +93,9 @@ def _public_out(private: str) -> Any:
 
 register_kernel("_softmax", _softmax)
 register_kernel("_log_softmax", _log_softmax)
-register_kernel("_softmax_out", out_kernel(_softmax, "exact"))
-register_kernel("_log_softmax_out", out_kernel(_log_softmax, "exact"))
 register_kernel("_softmax_meta", rules._softmax)
 register_kernel("_log_softmax_meta", rules._log_softmax)
-register_kernel("_softmax_out_meta", out_kernel(rules._softmax, "exact"))
-register_kernel("_log_softmax_out_meta", out_kernel(rules._log_softmax, "exact"))
+# the out= forms (CPU and Meta) of the private ops: made from these by the YAML's policy
 register("softmax", softmax)
 register("log_softmax", log_softmax)
 register("softmax_out", _public_out("_softmax"))

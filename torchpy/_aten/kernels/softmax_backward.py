@@ -14,7 +14,7 @@ import numpy as np
 from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim
 from ..meta import softmax as rules
-from .reduction_util import accumulate_dtype, out_kernel, register_kernel, wrap
+from .reduction_util import accumulate_dtype, register_kernel, wrap
 
 Array = Any  # an array of the module `xp`
 
@@ -47,27 +47,8 @@ def _log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, in
     return _apply(_log_softmax_grad, grad_output, output, dim, input_dtype)
 
 
-def _softmax_backward_data_out(grad_output, output, dim, input_dtype, *, grad_input):
-    return out_kernel(_softmax_backward_data, "exact")(grad_output, output, dim, input_dtype, out=grad_input)
-
-
-def _grad_input_out(functional: Any) -> Any:
-    """The .grad_input form around a Meta kernel: out_kernel with the out tensor's name."""
-    write = out_kernel(functional, "exact")
-
-    def kernel(grad_output: Tensor, output: Tensor, dim: int, input_dtype: _dt.dtype, *,
-               grad_input: Tensor) -> Tensor:
-        return write(grad_output, output, dim, input_dtype, out=grad_input)
-
-    kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return kernel
-
-
 register_kernel("_softmax_backward_data", _softmax_backward_data)
 register_kernel("_log_softmax_backward_data", _log_softmax_backward_data)
-register_kernel("_softmax_backward_data_out", _softmax_backward_data_out)
-register_kernel("_log_softmax_backward_data_out", out_kernel(_log_softmax_backward_data, "exact"))
 register_kernel("_softmax_backward_data_meta", rules._softmax_backward_data)
 register_kernel("_log_softmax_backward_data_meta", rules._log_softmax_backward_data)
-register_kernel("_softmax_backward_data_out_meta", _grad_input_out(rules._softmax_backward_data))
-register_kernel("_log_softmax_backward_data_out_meta", out_kernel(rules._log_softmax_backward_data, "exact"))
+# the .grad_input forms (CPU and Meta): made from these by the YAML's policy

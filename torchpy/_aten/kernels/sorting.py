@@ -126,7 +126,7 @@ def _write_pair(values: Tensor, indices: Tensor, result: tuple[Tensor, Tensor]) 
     return write_out(values, result[0]), write_out(indices, result[1])
 
 
-def _pair_out_of(functional: Callable) -> Callable:
+def _pair_out(functional: Callable) -> Callable:
     """The (values, indices) out= kernel of a structured op (sort.values_stable, topk.values)."""
 
     def out_kernel(self: Tensor, *args: Any, values: Tensor, indices: Tensor, **kwargs: Any) -> tuple[Tensor, Tensor]:
@@ -162,8 +162,8 @@ def sort_values_default(self: Tensor, dim: int = -1, descending: bool = False, *
 # CPU kernels under the op's name, Meta kernels (meta/sorting.py's rules) as <name>_meta
 register("sort_stable", sort_stable)
 register("sort_stable_meta", rules.sort_stable)
-register("sort_values_stable", _pair_out_of(sort_stable))
-register("sort_values_stable_meta", _pair_out_of(rules.sort_stable))
+register("sort_values_stable", _pair_out(sort_stable))
+register("sort_values_stable_meta", _pair_out(rules.sort_stable))
 register("sort", sort)  # CompositeExplicitAutograd: the same on every device
 register("sort_values", sort_values_default)
 
@@ -271,8 +271,8 @@ def _rows_with_ties(xp: Any, top: Array) -> Array:
 
 register("topk", topk)
 register("topk_meta", rules.topk)
-register("topk_values", _pair_out_of(topk))
-register("topk_values_meta", _pair_out_of(rules.topk))
+register("topk_values", _pair_out(topk))
+register("topk_values_meta", _pair_out(rules.topk))
 
 
 # --- replaying the C++ standard library's selection algorithms (libstdc++, as PyTorch's CPU

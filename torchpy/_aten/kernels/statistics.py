@@ -25,7 +25,7 @@ from ..._tensor.tensor import Tensor
 from ..meta import statistics as rules
 from ..meta.reduction import Axes, is_floating_or_complex, reduction
 from ..registry import register
-from .reduction_util import accumulate_dtype, out_kernel, reduction_size, register_kernel, wrap, write_outs
+from .reduction_util import accumulate_dtype, reduction_size, register_kernel, wrap, write_outs
 from .variants import write_out
 
 Array = Any
@@ -167,16 +167,16 @@ def _logsumexp_out(with_dtype: Callable) -> Callable:
 # --- registration: CPU kernels under the op's name, Meta kernels as <name>_meta -------------------
 
 
-def _register(name: str, cpu: Callable, meta: Callable, out: Callable) -> None:
+def _register(name: str, cpu: Callable, meta: Callable, out: Callable | None = None) -> None:
     register_kernel(name, cpu)
     register_kernel(f"{name}_meta", meta)
-    register_kernel(f"{name}_out", out(cpu))
-    register_kernel(f"{name}_out_meta", out(meta))
+    if out is not None:  # else the YAML's policy makes them (out_policy.py)
+        register_kernel(f"{name}_out", out(cpu))
+        register_kernel(f"{name}_out_meta", out(meta))
 
 
-_cast = lambda functional: out_kernel(functional, "cast")  # noqa: E731
-_register("var", var, rules.var, _cast)
-_register("std", std, rules.std, _cast)
+_register("var", var, rules.var)
+_register("std", std, rules.std)
 _register("var_mean", var_mean, rules.var_mean, _pair_out)
 _register("std_mean", std_mean, rules.std_mean, _pair_out)
 for _name in ("var", "std", "var_mean", "std_mean"):

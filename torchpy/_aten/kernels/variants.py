@@ -1,14 +1,11 @@
-"""In-place and out= kernels derived from functional ones.
-
-PyTorch's structured kernels share one computation between `add`, `add_` and
-`add.out`; here the functional kernel computes and these wrappers write the
-result into `self` or `out`, with PyTorch's checks on dtype and shape.
+"""Writing a result into an out= tensor or an in-place self, with PyTorch's checks on dtype
+and shape: what the kernels out_policy.py makes, and the few out= kernels modules write
+themselves (several outputs, op-specific rules), share.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
 
 import numpy as np
 
@@ -61,11 +58,12 @@ def write_inplace(self: Tensor, result: Tensor) -> Tensor:
     return self
 
 
-def write_out(out: Tensor, result: Tensor) -> Tensor:
-    """Copy `result` into `out` (resized if its shape differs), as out= kernels do."""
+def write_out(out: Tensor, result: Tensor, warn_resize: bool = True) -> Tensor:
+    """Copy `result` into `out` (resized if its shape differs), as out= kernels do; resizing
+    an `out` with elements warns (`warn_resize=False`: silently, as factories' out= do)."""
     check_out_dtype(out, result._dtype, "castable")
     if out._shape != result._shape:
-        if out.numel() != 0:
+        if warn_resize and out.numel() != 0:
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape "
                 f"[{', '.join(map(str, out._shape))}], which does not match the required output "
@@ -102,21 +100,3 @@ def _numel(shape: tuple[int, ...]) -> int:
     for s in shape:
         n *= s
     return n
-
-
-def inplace_of(functional: Callable) -> Callable:
-    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        return write_inplace(self, functional(self, *args, **kwargs))
-
-    inplace.__name__ = functional.__name__ + "_"
-    inplace.__wrapped__ = functional  # type: ignore[attr-defined]
-    return inplace
-
-
-def out_of(functional: Callable) -> Callable:
-    def out_kernel(*args: Any, out: Tensor, **kwargs: Any) -> Tensor:
-        return write_out(out, functional(*args, **kwargs))
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    out_kernel.__wrapped__ = functional  # type: ignore[attr-defined]
-    return out_kernel

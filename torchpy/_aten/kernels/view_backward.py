@@ -14,7 +14,6 @@ from ..._tensor import dtype as _dt
 from ..._tensor.tensor import Tensor, _wrap_dim, contiguous_strides_of, from_array
 from ..meta import view as rules
 from ..registry import register
-from .variants import write_out
 
 
 Array = Any  # an array of the module `xp`
@@ -80,19 +79,9 @@ def diagonal_backward(grad_output: Tensor, input_sizes: Sequence[int], offset: i
     return _scatter_into_zeros(grad_output, input_sizes, lambda a: np.diagonal(a, offset, dim1, dim2))
 
 
-def _out(functional: Callable) -> Callable:
-    def out_kernel(*args: Any, out: Tensor) -> Tensor:
-        return write_out(out, functional(*args))
-
-    out_kernel.__name__ = functional.__name__ + "_out"
-    return out_kernel
-
-
 for _fn in (select_backward, slice_backward, diagonal_backward):
     register(_fn.__name__, _fn)
-    register(_fn.__name__ + "_out", _out(_fn))
     register(_fn.__name__ + "_meta", getattr(rules, _fn.__name__))  # the Meta kernels: the rules
-    register(_fn.__name__ + "_out_meta", _out(getattr(rules, _fn.__name__)))
 
 
 # --- unfold_backward / masked_scatter_backward -------------------------------------------------
@@ -110,8 +99,6 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
 
 
 register("unfold_backward", unfold_backward)
-register("unfold_backward_out", _out(unfold_backward))
 register("masked_scatter_backward", masked_scatter_backward)
 register("unfold_backward_meta", rules.unfold_backward)
-register("unfold_backward_out_meta", _out(rules.unfold_backward))
 register("masked_scatter_backward_meta", rules.masked_scatter_backward)
