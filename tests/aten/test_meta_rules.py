@@ -430,3 +430,21 @@ def test_meta_index_with_a_cpu_mask_runs_its_nonzero():
     x = torchpy.empty((3, 4), device="meta")
     mask = torchpy.tensor([True, False, True])
     assert x[mask].shape == torch.empty((3, 4), device="meta")[torch.tensor([True, False, True])].shape == (2, 4)
+
+
+# --- multinomial / exponential_: kernels/multinomial.py's CPU kernels, meta/multinomial.py's rules --
+
+def test_multinomial_meta_kernels_are_the_meta_rules():
+    from torchpy._aten.kernels import multinomial as multinomial_kernels
+    from torchpy._aten.meta import multinomial as multinomial_rules
+
+    names = ("aten::multinomial", "aten::multinomial.out", "aten::exponential_")
+    entries = [e for e in NATIVE_FUNCTIONS if e.qualified_name in names]
+    assert len(entries) == 3
+    for entry in entries:
+        meta, cpu = entry.dispatch["Meta"], entry.dispatch["CPU"]
+        assert meta == cpu + "_meta", entry.qualified_name
+        assert _defined_in(registry.lookup(meta), multinomial_rules), entry.qualified_name
+        assert _defined_in(registry.lookup(cpu), multinomial_kernels), entry.qualified_name
+    source = inspect.getsource(multinomial_kernels)
+    assert "_data is None" not in source and "meta_tensor" not in source

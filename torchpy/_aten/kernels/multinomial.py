@@ -17,10 +17,10 @@ import math
 import numpy as np
 
 from ..._tensor import dtype as _dt
-from ..._tensor.tensor import Tensor, from_array, meta_tensor
+from ..._tensor.tensor import Tensor, from_array
+from ..meta.multinomial import exponential__meta, multinomial_meta, multinomial_out_meta
 from ..registry import register
 from .factory import write_factory_result
-from .variants import resize_
 from .random import Generator, _generator, _uniform_unit, _write
 
 _MAX_CATEGORIES = 2**24  # FLOAT32_MAX_CONSECUTIVE_INT
@@ -40,8 +40,6 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | Non
     if not d.is_floating_point:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified {d._c10_name}")
-    if self._data is None:
-        return self
     return _write(self, _exponential_values(_generator(generator), self.numel(), lambd))
 
 
@@ -109,29 +107,6 @@ def multinomial_out(self: Tensor, num_samples: int, replacement: bool = False, *
     if out._dtype is not _dt.int64:
         raise RuntimeError(f"multinomial expects Long tensor out, got: {out._dtype._c10_name}")
     return write_factory_result(out, multinomial(self, num_samples, replacement, generator=generator))
-
-
-# --- Meta kernels: torch's meta rules (sizes and dtype only; their own, fewer, checks) ---------------
-
-def exponential__meta(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    if not lambd > 0.0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={float(lambd)}")
-    return self
-
-
-def multinomial_meta(self: Tensor, num_samples: int, replacement: bool = False, *,
-                     generator: Generator | None = None) -> Tensor:
-    if not 0 < self.dim() <= 2:
-        raise RuntimeError(f"The probability distributions dimensions must be 1 or 2, but got {self.dim()}")
-    return meta_tensor(tuple(self._shape[:-1]) + (num_samples,), _dt.int64)
-
-
-def multinomial_out_meta(self: Tensor, num_samples: int, replacement: bool = False, *,
-                         generator: Generator | None = None, out: Tensor) -> Tensor:
-    shape = multinomial_meta(self, num_samples, replacement)._shape
-    if out._shape != shape:
-        resize_(out, shape)
-    return out
 
 
 for _fn in (exponential_, multinomial, multinomial_out, exponential__meta, multinomial_meta, multinomial_out_meta):
