@@ -163,8 +163,11 @@ def _binary(name: str, tensor_op: str, number_op: str | None = None, arrays: boo
     return dunder
 
 
-def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Callable:
-    """other OP self (Python's __rOP__): the operands in their written order."""
+def _reflected(name: str, tensor_op: str, number_op: str | None = None,
+               first: Callable[[Tensor], Tensor] | None = None) -> Callable:
+    """other OP self (Python's __rOP__): the operands in their written order (2 ** x is
+    pow(2, x)), or, given `first`, first(self) then other (2 - x is rsub(x, 2), 2 / x is
+    mul(reciprocal(x), 2), as torch's)."""
     on_tensor = _aten(tensor_op)
     on_number = _aten(number_op) if number_op else None
 
@@ -176,53 +179,25 @@ def _reflected(name: str, tensor_op: str, number_op: str | None = None) -> Calla
         if _overridden(self, other):
             return dispatch_from_binding(_handler(name), (self, other), {})
         if isinstance(other, Tensor):
-            return on_tensor(other, self)
+            return on_tensor(other, self) if first is None else on_tensor(first(self), other)
+        if first is None:
+            if on_number is not None:
+                return call(on_number, self._keyset, other, self)  # normalized already: skip the binder
+            return on_tensor(wrap_number(other), self)
+        tensor = first(self)
         if on_number is not None:
-            return call(on_number, self._keyset, other, self)  # normalized already: skip the binder
-        return on_tensor(wrap_number(other), self)
+            return call(on_number, tensor._keyset, tensor, other)
+        return on_tensor(tensor, wrap_number(other))
 
     return dunder
 
 
-def _rsub(on_tensor: str, on_number: str | None) -> Callable:
-    """other - self: torch's rsub(self, other), self first (overloads as for the others)."""
-    tensor_op = _aten(on_tensor)
-    number_op = _aten(on_number) if on_number else None
-
-    def dunder(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor:
-            other = _operand(other, False)
-            if other is _NOT_A_NUMBER:
-                return NotImplemented
-        if _overridden(self, other):
-            return dispatch_from_binding(_handler("__rsub__"), (self, other), {})
-        if isinstance(other, Tensor):
-            return tensor_op(self, other)
-        if number_op is None:
-            return tensor_op(self, wrap_number(other))
-        return call(number_op, self._keyset, self, other)
-
-    return dunder
+def _itself(self: Tensor) -> Tensor:
+    return self
 
 
-def _rtruediv(on_tensor: str, on_number: str | None) -> Callable:
-    """other / self: torch computes self.reciprocal() * other (mul's overloads as for x * other)."""
-    mul = _aten(on_tensor)
-    mul_number = _aten(on_number) if on_number else None
-
-    def dunder(self: Tensor, other: Any) -> Any:
-        if type(other) is not Tensor:
-            other = _operand(other, False)
-            if other is _NOT_A_NUMBER:
-                return NotImplemented
-        if _overridden(self, other):
-            return dispatch_from_binding(_handler("__rtruediv__"), (self, other), {})
-        inverse = _aten("reciprocal")(self)
-        if isinstance(other, Tensor):
-            return mul(inverse, other)
-        return mul(inverse, wrap_number(other)) if mul_number is None else mul_number(inverse, other)
-
-    return dunder
+def _reciprocal(self: Tensor) -> Tensor:
+    return _aten("reciprocal")(self)
 
 
 def _unary(name: str, qualified: str) -> Callable:
@@ -347,8 +322,9 @@ def declare_members(methods: dict[str, PythonOp]) -> None:
         dunders[name] = _reflected(name, *_overloads(FUNCTIONS[("", function)], True, probe))
     for name, op in _UNARY.items():
         dunders[name] = _unary(name, op)
-    dunders.update(__rsub__=_rsub(*_overloads(FUNCTIONS[("", "rsub")], False, probe)),
-                   __rtruediv__=_rtruediv(*_overloads(methods["mul"], False, probe)), __invert__=_invert,
+    dunders["__rsub__"] = _reflected("__rsub__", *_overloads(FUNCTIONS[("", "rsub")], False, probe), first=_itself)
+    dunders["__rtruediv__"] = _reflected("__rtruediv__", *_overloads(methods["mul"], False, probe), first=_reciprocal)
+    dunders.update(__invert__=_invert,
                    __matmul__=_matmul("__matmul__", reflected=False),
                    __rmatmul__=_matmul("__rmatmul__", reflected=True))
     for name, fn in dunders.items():
