@@ -13,6 +13,10 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1.0, rho: float = 0.9, eps: float = 1e-6,
                  weight_decay: float = 0, foreach: bool | None = None, *, capturable: bool = False,
                  maximize: bool = False, differentiable: bool = False) -> None:
@@ -24,13 +28,6 @@ class Adadelta(Optimizer):
         defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
                     "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

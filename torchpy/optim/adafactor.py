@@ -15,6 +15,10 @@ __all__ = ["Adafactor"]
 
 
 class Adafactor(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None),)
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-2, beta2_decay: float = -0.8,
                  eps: tuple[float | None, float] = (None, 1e-3), d: float = 1.0, weight_decay: float = 0.0, *,
                  foreach: bool | None = None, maximize: bool = False) -> None:
@@ -32,12 +36,6 @@ class Adafactor(Optimizer):
         defaults = {"lr": lr, "beta2_decay": beta2_decay, "eps": eps, "d": d, "weight_decay": weight_decay,
                     "foreach": foreach, "maximize": maximize}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         with grad_mode.no_grad():

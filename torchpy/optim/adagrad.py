@@ -13,6 +13,10 @@ __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("fused", None))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-2, lr_decay: float = 0,
                  weight_decay: float = 0, initial_accumulator_value: float = 0, eps: float = 1e-10,
                  foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
@@ -36,13 +40,6 @@ class Adagrad(Optimizer):
         state = self.state[p]
         state["step"] = functions.tensor(0.0, dtype=C.scalar_dtype(is_fused=group["fused"]))
         state["sum"] = functions.full_like(p, self.defaults["initial_accumulator_value"])
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("fused", None)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

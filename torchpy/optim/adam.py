@@ -14,6 +14,11 @@ __all__ = ["Adam"]
 
 
 class Adam(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None), ("capturable", False),
+                      ("differentiable", False), ("decoupled_weight_decay", False), ("fused", None))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-3,
                  betas: tuple[float | Tensor, float | Tensor] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach: bool | None = None,
@@ -44,19 +49,6 @@ class Adam(Optimizer):
                     "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
         C.check_fused_options(fused, foreach, differentiable)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("amsgrad", False), ("maximize", False), ("foreach", None),
-                                 ("capturable", False), ("differentiable", False),
-                                 ("decoupled_weight_decay", False), ("fused", None)):
-                group.setdefault(key, default)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = functions.tensor(float(p_state["step"]),
-                                                       dtype=C.scalar_dtype(is_fused=group["fused"]))
 
     def _init_group(self, group: dict[str, Any]) -> tuple[list, ...]:
         params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []

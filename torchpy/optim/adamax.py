@@ -13,6 +13,10 @@ __all__ = ["Adamax"]
 
 
 class Adamax(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *,
                  maximize: bool = False, differentiable: bool = False, capturable: bool = False) -> None:
@@ -23,13 +27,6 @@ class Adamax(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

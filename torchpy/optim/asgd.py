@@ -13,6 +13,10 @@ __all__ = ["ASGD"]
 
 
 class ASGD(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+
+    _load_scalar_states = ("step", "eta", "mu")
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-2, lambd: float = 1e-4, alpha: float = 0.75,
                  t0: float = 1e6, weight_decay: float = 0, foreach: bool | None = None, maximize: bool = False,
                  differentiable: bool = False, capturable: bool = False) -> None:
@@ -22,13 +26,6 @@ class ASGD(Optimizer):
                     "foreach": foreach, "maximize": maximize, "differentiable": differentiable,
                     "capturable": capturable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -13,6 +13,11 @@ __all__ = ["NAdam"]
 
 
 class NAdam(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("maximize", False), ("foreach", None), ("capturable", False), ("differentiable", False),
+                      ("decoupled_weight_decay", False))
+
+    _load_scalar_states = ("step", "mu_product")
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
@@ -27,13 +32,6 @@ class NAdam(Optimizer):
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("maximize", False), ("foreach", None), ("capturable", False),
-                                 ("differentiable", False), ("decoupled_weight_decay", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -10,10 +10,12 @@ from typing import Any, Callable, Iterable
 
 
 from .. import _typename
+from .._aten import public
 from .._tensor.tensor import Tensor
 from ..autograd import grad_mode
 from ..utils._grad import zero_grads
 from ..utils.hooks import RemovableHandle, add_hook
+from . import _common as C
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
 
@@ -83,6 +85,12 @@ def _use_grad_for_differentiable(step: Callable) -> Callable:
 class Optimizer:
     """Base class of optimizers: holds param_groups (dicts of params and options) and state."""
 
+    # (option, default) pairs that a pickled optimizer from before the option existed lacks:
+    # __setstate__ fills them into every param group
+    _load_defaults: tuple[tuple[str, Any], ...] = ()
+    # per-parameter state entries that such a pickle may hold as Python numbers: made scalar tensors
+    _load_scalar_states: tuple[str, ...] = ()
+
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
@@ -122,6 +130,15 @@ class Optimizer:
                      "_optimizer_state_dict_post_hooks", "_optimizer_load_state_dict_pre_hooks",
                      "_optimizer_load_state_dict_post_hooks"):
             self.__dict__.setdefault(name, OrderedDict())
+        for group in self.param_groups:
+            for key, default in self._load_defaults:
+                group.setdefault(key, default)
+            for p in group["params"]:
+                p_state = self.state.get(p)
+                for key in self._load_scalar_states if p_state else ():
+                    if key in p_state and not isinstance(p_state[key], Tensor):
+                        dtype = C.scalar_dtype(is_fused=group.get("fused"))
+                        p_state[key] = public.functions.tensor(float(p_state[key]), dtype=dtype)
 
     def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
         """hook(optimizer) before state_dict() packs the state."""

@@ -13,6 +13,11 @@ __all__ = ["RAdam"]
 
 
 class RAdam(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False),
+                      ("decoupled_weight_decay", False), ("capturable", False))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, decoupled_weight_decay: bool = False, *,
                  foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
@@ -25,13 +30,6 @@ class RAdam(Optimizer):
                     "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("decoupled_weight_decay", False), ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -13,6 +13,11 @@ __all__ = ["RMSprop"]
 
 
 class RMSprop(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
+                      ("differentiable", False), ("capturable", False))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0, momentum: float = 0, centered: bool = False, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
@@ -25,13 +30,6 @@ class RMSprop(Optimizer):
                     "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
-                                 ("differentiable", False), ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

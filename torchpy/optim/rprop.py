@@ -14,6 +14,10 @@ __all__ = ["Rprop"]
 
 
 class Rprop(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("foreach", None), ("maximize", False), ("differentiable", False), ("capturable", False))
+
+    _load_scalar_states = ("step",)
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-2, etas: tuple[float, float] = (0.5, 1.2),
                  step_sizes: tuple[float, float] = (1e-6, 50), *, capturable: bool = False,
                  foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None:
@@ -23,13 +27,6 @@ class Rprop(Optimizer):
         defaults = {"lr": lr, "etas": etas, "step_sizes": step_sizes, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, default in (("foreach", None), ("maximize", False), ("differentiable", False),
-                                 ("capturable", False)):
-                group.setdefault(key, default)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

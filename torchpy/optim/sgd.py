@@ -13,6 +13,10 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    # options that a state saved before they existed lacks, set on load
+    _load_defaults = (("nesterov", False), ("maximize", False), ("foreach", None), ("differentiable", False),
+                      ("fused", False))
+
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
                  maximize: bool = False, foreach: bool | None = None, differentiable: bool = False,
@@ -35,15 +39,6 @@ class SGD(Optimizer):
         # foreach / fused are accepted and run the single-tensor path: the same numbers, other aten calls
         super().__init__(params, defaults)
         check_fused_options(fused, foreach, differentiable)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
 
     @_use_grad_for_differentiable
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
