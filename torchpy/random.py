@@ -11,38 +11,14 @@ import contextlib
 import sys
 from typing import Any, Iterator
 
-from ._aten.kernels.random import Generator, default_generator
-from ._tensor.tensor import Tensor
+from ._aten.kernels.random import (  # the default generator's functions (torchpy.manual_seed & co. too)
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+)
 
 __all__ = [
     "set_rng_state", "get_rng_state", "manual_seed", "seed", "initial_seed", "fork_rng",
     "thread_safe_generator",
 ]
-
-
-def set_rng_state(new_state: Tensor) -> None:
-    """Set the default CPU generator's state (a ByteTensor from get_rng_state)."""
-    default_generator.set_state(new_state)
-
-
-def get_rng_state() -> Tensor:
-    """The default CPU generator's state as a ByteTensor (torch's layout, 5056 bytes)."""
-    return default_generator.get_state()
-
-
-def manual_seed(seed: Any) -> Generator:
-    """Seed the default generator (every device torchpy has: the CPU); returns it."""
-    return default_generator.manual_seed(int(seed))
-
-
-def seed() -> int:
-    """Seed the default generator from the OS's entropy; returns the seed."""
-    return default_generator.seed()
-
-
-def initial_seed() -> int:
-    """The seed the default generator was last seeded with."""
-    return default_generator.initial_seed()
 
 
 @contextlib.contextmanager
