@@ -252,7 +252,7 @@ class SavedTensor:
                 "tensors after calling backward."
             )
         if self.unpack_hook is not None:
-            return self.unpack_hook(self.packed)
+            return self._unpack_hooked()
         t = self.tensor
         if t is not None and t._version != self.version:
             # PyTorch names the node that produced the tensor's current value, without the
@@ -289,6 +289,25 @@ class SavedTensor:
             from .forward_grad import copy_tangents
 
             copy_tangents(self.tensor, t)
+        return t
+
+    def _unpack_hooked(self) -> Tensor | None:
+        """unpack_hook(packed), handed back as torch does: through an aten detach (a mode sees
+        it), re-attached to the producing node when double backward differentiates through it."""
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type(t).__name__}")
+        if _grad_enabled() and self.output_nr < 0 and t._requires_grad:
+            return t  # an input keeps its own history for double backward
+        original = t
+        t = _detach(t)
+        if _grad_enabled() and self.output_nr >= 0 and (t._dtype.is_floating_point or t._dtype.is_complex):
+            producer = self._producer()
+            if producer is not None:
+                t._version_counter = original._version_counter
+                t._grad_fn = producer
+                t._requires_grad = True
+                autograd_meta(t).output_nr = self.output_nr
         return t
 
     def _producer(self) -> Node | None:
