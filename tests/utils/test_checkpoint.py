@@ -230,3 +230,32 @@ def test_saved_tensor_hooks_see_what_torch_passes_them():
         seen.append((events, log.ops, x.grad.numpy().tolist()))
     assert seen[0][:2] == seen[1][:2]
     np.testing.assert_allclose(seen[1][2], seen[0][2], rtol=1e-6)
+
+
+def test_retain_graph_reruns_and_double_backward_through_non_reentrant_as_torch():
+    results = []
+    for t, cp, _ in LIBS:
+        x = t.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        out = cp.checkpoint(lambda a: (a.sin() * a).exp(), x, use_reentrant=False)
+        out.sum().backward(retain_graph=True)
+        out.sum().backward()  # a second pass re-runs the forward again
+        twice = x.grad.detach().numpy().copy()
+        x = t.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        out = cp.checkpoint(lambda a: (a.sin() * a).exp(), x, use_reentrant=False)
+        g, = t.autograd.grad(out.sum(), x, create_graph=True)
+        gg, = t.autograd.grad(g.sum(), x)  # the unpacked tensors carry their history again
+        results.append((twice, gg.numpy()))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(b, a, rtol=1e-5)
+
+
+def test_double_backward_through_saved_tensor_hooks_as_torch():
+    results = []
+    for t, _, _ in LIBS:
+        x = t.tensor([0.5, 1.0, 2.0], requires_grad=True)
+        with t.autograd.graph.saved_tensors_hooks(lambda v: v.detach(), lambda v: v):
+            y = (x.sin() * x).exp()
+        g, = t.autograd.grad(y.sum(), x, create_graph=True)
+        gg, = t.autograd.grad(g.sum(), x)
+        results.append(gg.numpy())
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-5)
