@@ -48,6 +48,7 @@ LAYERS: dict[str, str] = {
     "torchpy.utils": "api",  # the package itself (empty); its modules are placed one by one
     "torchpy.utils._python_dispatch": "api",
     "torchpy.utils._dtype_abbrs": "api",
+    "torchpy._determinism": "api",
     # user-facing libraries, built on autograd and the entry points
     "torchpy.nn": "libraries",
     "torchpy.optim": "libraries",
@@ -59,6 +60,12 @@ LAYERS: dict[str, str] = {
     "torchpy.utils._grad": "libraries",
     "torchpy.utils.flop_counter": "libraries",
     "torchpy.utils.module_tracker": "libraries",
+    "torchpy.utils.checkpoint": "libraries",
+    # the device modules a training script touches: CPU only, flags kept as torch keeps them
+    "torchpy.cuda": "libraries",
+    "torchpy.backends": "libraries",
+    "torchpy.accelerator": "libraries",
+    "torchpy.onnx": "libraries",
     "torchpy.utils.data": "libraries",
     "torchpy.utils.data.collate": "libraries",
     "torchpy.utils.data.dataloader": "libraries",

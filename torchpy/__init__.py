@@ -54,4 +54,13 @@ __version__ = "0.0.1"
 from . import overrides, utils, testing  # noqa: E402,F401  (torch imports these with itself)
 import torchpy.utils._python_dispatch  # noqa: E402,F401
 import torchpy.utils.data  # noqa: E402,F401  (torch imports torch.utils.data with itself)
+import torchpy.utils.checkpoint  # noqa: E402,F401  (torch imports torch.utils.checkpoint with itself)
+from . import accelerator, backends, cuda, onnx  # noqa: E402,F401  (torch imports or lazily loads these)
+from ._determinism import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
+)
 _C._fill_variable_functions(globals())

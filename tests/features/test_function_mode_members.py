@@ -174,6 +174,12 @@ def test_entering_a_mode_changes_no_class():
     assert done.stdout.strip() == "unchanged"
 
 
+def _cuda_refused(x):
+    """x.cuda() reaches the mode, then is refused (no CUDA), as under torch's CPU build."""
+    with pytest.raises(AssertionError, match="not compiled with CUDA"):
+        x.cuda()
+
+
 def _member_calls():
     """name -> call of Tensor's member on a plain tensor, for every member declared MODES."""
     def t(*shape, **kw):
@@ -203,6 +209,7 @@ def _member_calls():
         "type_as": lambda: t(2).type_as(t(2)), "unflatten": lambda: t(4).unflatten(0, (2, 2)),
         "unsqueeze": lambda: t(2).unsqueeze(0), "view": lambda: t(4).view(2, 2), "view_as": lambda: t(4).view_as(t(2, 2)),
         "to": lambda: t(2).to(torchpy.float64), "item": lambda: t(()).item(),
+        "cuda": lambda: _cuda_refused(t(2)),
     }
     from torchpy._tensor.members import MODES, TABLE
 

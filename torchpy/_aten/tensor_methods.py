@@ -122,6 +122,15 @@ def cpu(self: Tensor, memory_format: Any = preserve_format) -> Tensor:
     return to(self, "cpu", memory_format=memory_format)
 
 
+def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_format: Any = preserve_format) -> Tensor:
+    """A copy on a CUDA device: refused where the device is resolved, as torch's CPU build does."""
+    if _function_modes and mode_on():
+        return dispatch_from_binding(cuda, (self, device, non_blocking, memory_format), {})
+    if isinstance(device, int):  # torch resolves a bare index through the current accelerator
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return to(self, "cuda" if device is None else device, non_blocking=non_blocking, memory_format=memory_format)
+
+
 _DTYPE_BY_TYPE_NAME = {f"torch.{d._c10_name}Tensor": d for d in _dt.all_dtypes}
 
 
@@ -172,6 +181,7 @@ def declare_members() -> None:
     declare_wrapper("contiguous", _contiguous, checks=MODES)
     declare("to", to, checks=MODES, replaces_generated=True)  # torch's Python-level argument forms
     declare("cpu", cpu, checks=MODES)
+    declare("cuda", cuda, checks=MODES)
     type_.__name__ = type_.__qualname__ = "type"
     declare("type", type_, checks=MODES)
     for name, d in _DTYPE_METHODS.items():

@@ -41,3 +41,4 @@ from .variable import Variable  # noqa: F401
 from . import tensor_methods as _tensor_methods  # noqa: F401  (declares backward, register_hook, .data, ...)
 
 from . import forward_ad  # noqa: F401,E402  (after the kernel: forward_kernel imports it)
+from .engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401,E402

@@ -171,6 +171,9 @@ class _GraphTasks(threading.local):
     def __init__(self) -> None:
         self.ids: list[int] = []
         self.callbacks: list[list[Callable[[], None]]] = []
+        # Per running pass: whether a reentrant checkpoint may run backward inside it (torch's
+        # checkpoint_valid: false under autograd.grad / backward(inputs=...), and inherited).
+        self.checkpoint_valid: list[bool] = []
 
 
 _tasks = _GraphTasks()
@@ -180,6 +183,11 @@ _task_ids = itertools.count()
 def current_graph_task_id() -> int:
     """torch._C._current_graph_task_id: the running backward pass's id, -1 outside one."""
     return _tasks.ids[-1] if _tasks.ids else -1
+
+
+def is_checkpoint_valid() -> bool:
+    """torch.autograd._is_checkpoint_valid: no running pass captures only some inputs' grads."""
+    return not _tasks.checkpoint_valid or _tasks.checkpoint_valid[-1]
 
 
 def queue_callback(callback: Callable[[], None]) -> None:
@@ -195,6 +203,7 @@ def run_backward(*args: Any, **kwargs: Any) -> list[Tensor | None] | None:
     _tasks.ids.append(next(_task_ids))
     callbacks: list[Callable[[], None]] = []
     _tasks.callbacks.append(callbacks)
+    _tasks.checkpoint_valid.append(is_checkpoint_valid() and kwargs.get("inputs") is None)
     try:
         result = _run_graph(*args, **kwargs)
         while callbacks:  # a callback may queue another
@@ -203,6 +212,7 @@ def run_backward(*args: Any, **kwargs: Any) -> list[Tensor | None] | None:
     finally:
         _tasks.ids.pop()
         _tasks.callbacks.pop()
+        _tasks.checkpoint_valid.pop()
 
 
 def _run_graph(

@@ -214,7 +214,9 @@ def _detach(t: Tensor) -> Tensor:
 class SavedTensor:
     """A tensor saved for backward, checked against in-place changes when unpacked."""
 
-    __slots__ = ("tensor", "version", "packed", "unpack_hook", "released", "output_of", "output_nr")
+    # `edge`: set only under hooks, for an input that requires grad: where its gradient goes
+    # (torch's SavedVariable keeps the grad_fn, or the leaf's grad accumulator, likewise).
+    __slots__ = ("tensor", "version", "packed", "unpack_hook", "released", "output_of", "output_nr", "edge")
 
     def __init__(self, tensor: Tensor | None, output_of: Node | None = None, output_nr: int = -1) -> None:
         self.released = False
@@ -231,6 +233,7 @@ class SavedTensor:
         stack = saved_hooks_state.stack
         if stack:
             pack, unpack = stack[-1]
+            self.edge = gradient_edge(tensor) if output_nr < 0 and tensor._requires_grad else None
             self.tensor, self.packed, self.unpack_hook = None, pack(tensor), unpack
         else:
             self.tensor, self.packed, self.unpack_hook = tensor, None, None
@@ -252,7 +255,7 @@ class SavedTensor:
                 "tensors after calling backward."
             )
         if self.unpack_hook is not None:
-            return self.unpack_hook(self.packed)
+            return self._unpack_hooked()
         t = self.tensor
         if t is not None and t._version != self.version:
             # PyTorch names the node that produced the tensor's current value, without the
@@ -289,6 +292,33 @@ class SavedTensor:
             from .forward_grad import copy_tangents
 
             copy_tangents(self.tensor, t)
+        return t
+
+    def _unpack_hooked(self) -> Tensor | None:
+        """unpack_hook(packed), handed back as torch does: through an aten detach (a mode sees
+        it), re-attached to the producing node when double backward differentiates through it."""
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type(t).__name__}")
+        original = t
+        t = _detach(t)
+        edge = self.edge
+        if _grad_enabled() and self.output_nr < 0 and edge is not None:
+            # double backward: the input's history again (its node, or its leaf's accumulator)
+            node, input_nr = edge
+            if isinstance(node, AccumulateGrad):
+                autograd_meta(t).grad_accumulator = node
+            else:
+                t._grad_fn = node
+                autograd_meta(t).output_nr = input_nr
+            t._requires_grad = True
+        elif _grad_enabled() and self.output_nr >= 0 and (t._dtype.is_floating_point or t._dtype.is_complex):
+            producer = self._producer()
+            if producer is not None:
+                t._version_counter = original._version_counter
+                t._grad_fn = producer
+                t._requires_grad = True
+                autograd_meta(t).output_nr = self.output_nr
         return t
 
     def _producer(self) -> Node | None:

@@ -21,7 +21,7 @@ from .._tensor.tensor import Tensor
 from . import grad_mode
 from .derivatives import FORMULAS
 from .forward_grad import state as _forward_state
-from .graph import SavedTensor, autograd_meta, grad_accumulator, gradient_edge
+from .graph import SavedTensor, autograd_meta, grad_accumulator, gradient_edge, saved_hooks_state
 from .node import NotImplementedNode, OpNode, _node_class, input_info, new_op_node
 from . import views
 
@@ -285,6 +285,11 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
         value = args[index] if index < n else default
         saved[key] = of_tensor(value) if type(value) is Tensor else _geometry(value, attr)
 
+    hooked = saved_hooks_state.stack
+    if hooked:  # pack hooks see the inputs before the op runs, as torch calls them
+        for kind, name, detail, index, default in rec.saves:
+            if kind != "result":
+                saved[name] = _saved_value(args[index] if index < n else default)
     result = _run_below(op, ks, args, {})
     multi = isinstance(result, (tuple, list))
     outputs = result if multi else (result,)
@@ -297,6 +302,12 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
     node = new_op_node(rec.node_class, formula, tuple(edges), infos, len(outputs), saved)
     if multi:
         node._output_meta = [(o._shape, o._dtype) if isinstance(o, Tensor) else None for o in outputs]
+    if hooked:
+        _attach(node, outputs)
+        for kind, name, detail, _, _ in rec.saves:
+            if kind == "result":
+                saved[name] = _saved_hooked_output(node, outputs[detail], detail)
+        return result
     for kind, name, detail, index, default in rec.saves:
         if kind == "result":
             saved[name] = _saved_output(node, outputs[detail], detail)
@@ -306,6 +317,14 @@ def _record_fast(op: Any, ks: int, args: tuple, rec: _FastRecord) -> Any:
             saved[name] = SavedTensor(value, value._grad_fn) if type(value) is Tensor else _saved_value(value)
     _attach(node, outputs)
     return result
+
+
+def _saved_hooked_output(node: Any, output: Tensor, index: int) -> SavedTensor:
+    """An output saved under saved-tensor hooks: the pack hook gets the output itself, with its
+    history attached (torch's order), not the detached alias saved without hooks."""
+    if not (output._dtype.is_floating_point or output._dtype.is_complex):
+        return SavedTensor(output)
+    return SavedTensor(output, output_of=node, output_nr=index)
 
 
 def _saved_output(node: Any, output: Tensor, index: int) -> SavedTensor:
@@ -469,6 +488,10 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
                 infos.append(None)
         edges = tuple(edges)
         geometry = {name: _geometry(to_save[src], attr) for name, src, attr in plan.geometry}
+        hooked = saved_hooks_state.stack
+        # pack hooks see the inputs before the op runs, as torch calls them
+        presaved = {name: _saved_value(to_save[name]) for kind, name, _ in plan.saves
+                    if kind == "value"} if hooked else None
     else:
         views.refresh_inputs(values)
     result = _run_below(op, ks, args, kwargs)
@@ -485,12 +508,17 @@ def _record(op: Any, ks: int, args: tuple, kwargs: dict) -> Any:
         saved = node._saved
         for kind, name, detail in plan.saves:
             if kind == "result":
-                saved[name] = _saved_output(node, outputs[detail], detail)
+                if not hooked:
+                    saved[name] = _saved_output(node, outputs[detail], detail)
             elif kind == "geometry":  # "self.shape": only the geometry, so self is not kept alive
                 saved[detail] = geometry[name]
             else:
-                saved[name] = _saved_value(to_save[name])
+                saved[name] = presaved[name] if hooked else _saved_value(to_save[name])
     _attach(node, outputs)
+    if formula is not None and hooked:
+        for kind, name, detail in plan.saves:
+            if kind == "result":
+                node._saved[name] = _saved_hooked_output(node, outputs[detail], detail)
     if inplace_on_view:
         views.rebase_history(target, node)
     elif facts.kind == "inplace_view" and isinstance(target, Tensor) and target._base is not None:

@@ -483,6 +483,9 @@ class Module(StateDictMethods):
     def cpu(self) -> "Module":
         return self._apply(lambda t: t.cpu())
 
+    def cuda(self, device: Any = None) -> "Module":
+        return self._apply(lambda t: t.cuda(device))
+
     def to_empty(self, *, device: Any, recurse: bool = True) -> "Module":
         """Move to `device` without copying values (e.g. a module built on meta)."""
         return self._apply(lambda t: functions.empty_like(t, device=device), recurse=recurse)
