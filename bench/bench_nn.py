@@ -40,13 +40,13 @@ def run() -> list[str]:
     for label, xs, ws, padding in CASES:
         for backward in (False, True):
             fns = [_conv(lib, xs, ws, padding, backward) for lib in (torchpy, torch)]
-            ours, theirs = (t / 1000 for t in interleaved_us(fns, number=3, rounds=5))
+            ours, theirs = (t / 1000 for t in interleaved_us(fns, number=3, rounds=9))
             rows.append([f"conv2d {label}, {'forward + backward' if backward else 'forward'}", f"{ours:.2f}",
                          f"{theirs:.2f}", f"{ours / theirs:.2f}×"])
     return [
         "## Convolution (issue 16)",
         "",
-        "F.conv2d, float32, with bias; ms per call, best of 5 rounds of 3 calls. forward + backward is "
+        "F.conv2d, float32, with bias; ms per call, best of 9 rounds of 3 calls. forward + backward is "
         "conv2d(...).sum().backward(). Targets: forward <= 2.5×, forward + backward <= 3× torch.",
         "",
         *markdown_table(["case", "torchpy ms", "torch ms", "torchpy / torch"], rows),

@@ -37,3 +37,40 @@ def test_convolution(fn, inputs, name):
 @pytest.mark.parametrize("fn, inputs, name", CONV)
 def test_convolution_jvp(fn, inputs, name):
     check_jvp(fn, *inputs)
+
+
+PADS = [
+    (lambda t, x: t.nn.functional.pad(x, (2, -1), mode="reflect"), (X3,), "ReflectionPad1DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (1, 2, -1, 3), mode="reflect"), (X4,), "ReflectionPad2DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (1, 0, 2, 1, 0, 2), mode="reflect"), (X4,), "ReflectionPad3DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (2, -1), mode="replicate"), (X3,), "ReplicationPad1DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (3, 2, -1, 4), mode="replicate"), (X4,), "ReplicationPad2DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (1, 0, 2, 1, 0, 2), mode="replicate"), (X4,), "ReplicationPad3DBackward0"),
+    (lambda t, x: t.nn.functional.pad(x, (1, 2, 0, 3), mode="circular"), (X4,), "torch::autograd::CopySlices"),
+]
+
+
+# the backward ops, called directly (their own gradient: the forward op on grad, zeros for self)
+PAD_BACKWARDS = [
+    (lambda t, g, x, name=name, n=n, pad=pad: getattr(t.ops.aten, f"{name}_pad{n}d_backward")(g, x, pad),
+     (rand(*shape, seed=56), x), f"{name.capitalize()}Pad{n}DBackwardBackward0")
+    for name in ("reflection", "replication")
+    for n, x, pad, shape in ((1, X3, [2, -1], (2, 3, 8)), (2, X4, [1, 2, -1, 3], (2, 4, 8, 8)),
+                             (3, X4, [1, 0, 2, 1, 0, 2], (2, 6, 9, 6)))
+]
+
+
+@pytest.mark.parametrize("fn, inputs, name", PADS)
+def test_padding(fn, inputs, name):
+    # circular padding is views and copies: its gradient does not depend on the input
+    check_grad(fn, *inputs, name=name, second_order=not name.endswith("CopySlices"))
+
+
+@pytest.mark.parametrize("fn, inputs, name", PAD_BACKWARDS)
+def test_padding_backward_ops(fn, inputs, name):
+    check_grad(fn, *inputs, name=name)
+
+
+@pytest.mark.parametrize("fn, inputs, name", PADS)
+def test_padding_jvp(fn, inputs, name):
+    check_jvp(fn, *inputs)

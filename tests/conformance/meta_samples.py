@@ -193,6 +193,13 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     **{f"aten::conv_transpose{n}d.input": {"input": T((2, 4) + (5,) * n), "weight": T((4, 3) + (3,) * n)}
        for n in (2, 3)},
     "aten::constant_pad_nd": {"pad": [1, -1, 2, 0]},
+    **{f"aten::{name}_pad{n}d": {"self": T((2, 3, 4, 5, 6)[:n + 2]), "padding": [2, 1, 0, 3, 1, 2][:2 * n]}
+       for name in ("reflection", "replication") for n in (1, 2, 3)},
+    **{f"aten::{name}_pad{n}d_backward": {"grad_output": T((2, 3, 7, 8, 9)[:n + 2]), "self": T((2, 3, 4, 5, 6)[:n + 2]),
+                                          "padding": [2, 1, 3, 0, 1, 2][:2 * n]}
+       for name in ("reflection", "replication") for n in (1, 2, 3)},
+    "aten::_pad_circular": {"self": T((2, 3, 4)), "pad": [1, 2]},
+    "aten::pad": {"self": T((2, 3, 4)), "pad": [1, 2], "mode": "reflect"},
 }
 
 

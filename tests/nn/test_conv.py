@@ -148,7 +148,6 @@ ERRORS = [
     lambda F, t: F.conv2d(t.tensor(X), t.tensor(W), padding="same", stride=2),
     lambda F, t: F.conv2d(t.tensor(X).float(), t.tensor(W)),
     lambda F, t: F.conv2d(t.tensor(X), t.tensor(W), t.randn(6)),
-    lambda F, t: F.conv2d(t.tensor(X) > 0, t.tensor(W) > 0),
     lambda F, t: F.conv2d(t.randn(2, 4, 0, 8).double(), t.tensor(W)),
     lambda F, t: F.conv_transpose2d(t.tensor(X), t.randn(4, 2, 3, 3).double(), output_padding=1),
     lambda F, t: F.conv_transpose1d(t.randn(2, 4, 8), t.randn(4, 2, 3), output_padding=1),
@@ -166,13 +165,55 @@ ERRORS = [
     lambda F, t: F.pad(t.randn(2, 3), (1, 2, 3)),
     lambda F, t: F.pad(t.randn(2, 3), (1, 2, 3, 4, 5, 6)),
     lambda F, t: F.pad(t.randn(2, 3), (-2, -2)),
+    lambda F, t: F.pad(t.randn(2, 3, 4), (5, 5), mode="reflect"),
+    lambda F, t: F.pad(t.randn(2, 3, 4, 5), (1, 1, 5, 5), mode="reflect"),
+    lambda F, t: F.pad(t.randn(2, 3, 4, 5), (1, 1, -3, -3), mode="replicate"),
+    lambda F, t: F.pad(t.randn(2, 3, 4, 4), (5, 5, 1, 1), mode="circular"),
+    lambda F, t: F.pad(t.randn(2, 3, 4, 4), (1, 1, 1, 1), mode="replicate", value=1.0),
 ]
+
+
+NOT_IMPLEMENTED = [
+    lambda F, t: F.pad(t.randn(2, 3, 4, 4), (4, 4), mode="reflect"),
+    lambda F, t: F.pad(t.randn(3), (1, 1), mode="replicate"),
+    lambda F, t: F.pad(t.randn(2, 3, 4, 4), (1, 1), mode="foo"),
+    lambda F, t: F.conv2d(t.tensor(X) > 0, t.tensor(W) > 0),
+]
+
+
+@pytest.mark.parametrize("index", range(len(NOT_IMPLEMENTED)))
+def test_not_implemented_errors(index):
+    check(lambda t: NOT_IMPLEMENTED[index](t.nn.functional, t), expect_error=NotImplementedError)
+
+
+PAD_MODES = [(mode, shape, pad) for mode in ("reflect", "replicate", "circular")
+             for shape, pad in (((2, 3, 5), (2, 1)), ((3, 5), (1, 3)), ((2, 3, 4, 5), (1, 2, 3, 0)),
+                                ((2, 2, 3, 4, 5), (1, 1, 2, 0, 1, 2)), ((3, 4, 5), (-1, 2, 1, -2)))]
+
+
+@pytest.mark.parametrize("mode, shape, pad", PAD_MODES)
+def test_pad_modes_values_and_gradients(mode, shape, pad):
+    def program(lib):
+        x = lib.tensor(_data(*shape), requires_grad=True)
+        y = lib.nn.functional.pad(x, pad, mode=mode)
+        y.backward(lib.tensor(_data(*y.shape, seed=1)))
+        return y, type(y.grad_fn).__name__, x.grad
+
+    check(program, policy=SUMS)
+
+
+@pytest.mark.parametrize("mode, shape, pad", PAD_MODES[::2])
+def test_pad_modes_dispatch_log(mode, shape, pad):
+    def program(lib, x):
+        x.requires_grad_()
+        lib.nn.functional.pad(x, pad, mode=mode).sum().backward()
+
+    assert dispatch_log(torchpy, program, _data(*shape)) == dispatch_log(torch, program, _data(*shape))
 
 
 @pytest.mark.parametrize("index", range(len(ERRORS)))
 def test_errors(index):
-    check(lambda t: ERRORS[index](t.nn.functional, t), expect_error=(TypeError, RuntimeError, NotImplementedError)
-          [2 if index == 15 else 1])
+    check(lambda t: ERRORS[index](t.nn.functional, t), expect_error=RuntimeError)
 
 
 def test_constant_pad():
@@ -197,6 +238,11 @@ MODULES = [
     ("ConvTranspose2d", (4, 6, 3), dict(output_padding=1, stride=2, padding=1)),
     ("ConvTranspose2d", (4, 6, 3), dict(dilation=2, bias=False)),
     ("ConvTranspose3d", (2, 4, 2), {}),
+    ("Conv1d", (2, 4, 3), dict(padding=2, padding_mode="reflect")),
+    ("Conv2d", (2, 4, 3), dict(padding=(1, 2), padding_mode="replicate", stride=2)),
+    ("Conv2d", (2, 4, 3), dict(padding="same", padding_mode="circular")),
+    ("Conv3d", (2, 4, 2), dict(padding=1, padding_mode="circular")),
+    ("Conv2d", (2, 4, 4), dict(padding="same", padding_mode="reflect", dilation=2)),
 ]
 
 
@@ -232,6 +278,16 @@ def test_module_forward_backward(cls, args, kwargs):
         return y, [p.grad for p in m.parameters()]
 
     check(program, policy=SUMS)
+
+
+def test_module_with_padding_mode_dispatch_log():
+    def program(lib, x):
+        lib.manual_seed(0)
+        m = lib.nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect")
+        m(x).sum().backward()
+
+    x = _data(2, 3, 6, 6).astype(np.float32)
+    assert dispatch_log(torchpy, program, x) == dispatch_log(torch, program, x)
 
 
 def test_conv_transpose_output_size():

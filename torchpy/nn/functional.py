@@ -28,18 +28,10 @@ conv_transpose3d = functions.conv_transpose3d
 
 
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
-    """Pads the last len(pad) // 2 dims, last dim first; mode "constant" is aten::constant_pad_nd, as torch's."""
+    """Pads the last len(pad) // 2 dims, last dim first (Python-level in torch too, over aten::pad)."""
     if _has_torch_function_unary(input):
         return _handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
-    if len(pad) % 2:  # aten::pad's own checks, before the mode's op
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) > 2 * input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
-                           f"padding length {len(pad)} and input of dimension {input.dim()}")
-    if mode != "constant":
-        # reflect / replicate / circular (reflection_padNd, replication_padNd, _pad_circular) are not built yet
-        raise NotImplementedError(f"torchpy: F.pad with mode={mode!r} is not implemented yet")
-    return functions.constant_pad_nd(input, list(pad), 0.0 if value is None else value)
+    return _nn["pad"](input, pad, mode, value)
 
 # Python-level in torch too: an implicit dim (with its deprecation warning), then Tensor.softmax.
 from .._aten.python_reductions import functional_log_softmax as log_softmax  # noqa: E402

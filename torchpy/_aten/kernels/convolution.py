@@ -116,9 +116,10 @@ def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequ
             y = conv_transpose_array(x, w, p.stride, p.padding, p.dilation, p.groups, shape[2:])
         else:
             y = conv_array(x, w, p.stride, p.padding, p.dilation, p.groups)
-    if bias is not None:
-        y = y + bias._data.astype(compute, copy=False).reshape((1, -1) + (1,) * (len(shape) - 2))
-    return result_tensor(np.ascontiguousarray(y), input._dtype, rules.channels_last_result(input, weight))
+    y = np.ascontiguousarray(y)
+    if bias is not None:  # in place: y is this call's own array
+        y += bias._data.astype(compute, copy=False).reshape((1, -1) + (1,) * (len(shape) - 2))
+    return result_tensor(y, input._dtype, rules.channels_last_result(input, weight))
 
 
 def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor, bias_sizes: Sequence[int] | None,

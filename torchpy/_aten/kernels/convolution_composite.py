@@ -111,3 +111,81 @@ for _spatial in (1, 2, 3):
     register(f"conv{_spatial}d_padding", _cp)
     register(f"conv_transpose{_spatial}d", _conv_transpose(_spatial))
 register("_convolution_mode", _convolution_mode)
+
+
+# --- aten::pad and _pad_circular ------------------------------------------------------------------
+
+_PAD_HELP = ("\nSupported combinations for non-constant padding:\n"
+             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def pad(self: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
+    """PyTorch's _pad_enum: constant_pad_nd, or the mode's op for 1 to 3 padded dims."""
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    pad = list(pad)
+    ndim = len(self._shape)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {ndim}")
+    if mode == "constant":
+        return _aten.constant_pad_nd.default(self, pad, 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    spatial = len(pad) // 2
+    if spatial in (1, 2, 3) and ndim in (spatial + 1, spatial + 2):
+        if mode == "circular":
+            return _aten._pad_circular.default(self, pad)
+        name = "reflection" if mode == "reflect" else "replication"
+        return getattr(_aten, f"{name}_pad{spatial}d").default(self, pad)
+    raise NotImplementedError(f"Padding size {len(pad)} is not supported for {ndim}D input tensor.{_PAD_HELP}")
+
+
+def _pad_circular(self: Tensor, pad: Sequence[int]) -> Tensor:
+    """PyTorch's decomposition: new_empty, the input copied into the middle, then each padded dim's
+    left and right bands copied from the opposite side (corners written more than once)."""
+    in_shape = self._shape
+    padded = len(pad) // 2
+    leading = len(in_shape) - padded
+    if leading not in (1, 2):
+        raise RuntimeError("Invalid padding size, expected 1 or 2 non-padded dimensions, which would be equivalent "
+                           f"to padding of length {(len(in_shape) - 1) * 2} or {(len(in_shape) - 2) * 2} "
+                           f"respectively but got {len(pad)}")
+    out_shape = list(in_shape[:leading])
+    for i in range(padded):
+        left, right = pad[2 * (padded - i - 1)], pad[2 * (padded - i - 1) + 1]
+        size = in_shape[leading + i]
+        out_shape.append(size + left + right)
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[-1] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = _aten.new_empty.default(self, out_shape, dtype=self.dtype, layout=self.layout, device=self.device)
+    out_slice, in_slice = out, self
+    for i in range(padded):
+        dim = padded - i + leading - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        out_slice = _aten.slice.Tensor(out_slice, dim, max(left, 0), out_shape[dim] - max(right, 0))
+        in_slice = _aten.slice.Tensor(in_slice, dim, max(-left, 0), in_shape[dim] - max(-right, 0))
+    _aten.copy_.default(out_slice, in_slice)
+    for i in range(padded):
+        dim = padded - i + leading - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left > 0:
+            out_slice = _aten.slice.Tensor(out, dim, 0, left)
+            in_slice = _aten.slice.Tensor(out, dim, out_shape[dim] - left - max(right, 0),
+                                          out_shape[dim] - max(right, 0))
+            _aten.copy_.default(out_slice, in_slice)
+        if right > 0:
+            out_slice = _aten.slice.Tensor(out, dim, out_shape[dim] - right, out_shape[dim])
+            in_slice = _aten.slice.Tensor(out, dim, max(left, 0), max(left, 0) + right)
+            _aten.copy_.default(out_slice, in_slice)
+    return out
+
+
+register("pad", pad)
+register("_pad_circular", _pad_circular)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..._dispatch.ops import ops
 
 from . import formula
+from ._common import zeros
 
 _aten = ops.aten
 
@@ -29,3 +30,28 @@ def convolution_backward_formula(grad, input, weight, bias_shape, stride, paddin
 @formula(inputs=("self",), save=("pad",))
 def constant_pad_nd_backward(grad, pad):
     return _aten.constant_pad_nd.default(grad, [-p for p in pad])
+
+
+# --- reflection / replication padding: the gradient sums each output back onto its source ------
+
+
+def _pad_formulas(name: str, spatial: int) -> None:
+    forward = getattr(_aten, f"{name}_pad{spatial}d").default
+    backward = getattr(_aten, f"{name}_pad{spatial}d_backward").default
+
+    def pad_backward(grad, self, padding):
+        return backward(grad, self, list(padding))
+
+    def pad_double_backward(grad, padding, self, needs):
+        # linear in grad_output; self gives only its sizes
+        return (forward(grad, list(padding)) if needs[0] else None,
+                zeros(self.shape, self) if needs[1] else None)
+
+    formula(inputs=("self",), save=("self", "padding"), name=f"{name}_pad{spatial}d_backward_formula")(pad_backward)
+    formula(inputs=("grad_output", "self"), save=("padding", "self"),
+            name=f"{name}_pad{spatial}d_double_backward")(pad_double_backward)
+
+
+for _name in ("reflection", "replication"):
+    for _spatial in (1, 2, 3):
+        _pad_formulas(_name, _spatial)

@@ -260,7 +260,7 @@ def convolution_jvp(T, V, outputs):
     args = [V[n] for n in ("stride", "padding", "dilation", "transposed", "output_padding", "groups")]
     conv = ops.aten.convolution.default
     out = _product_rule(T["input"], V["input"], T["weight"], V["weight"], lambda x, w: conv(x, w, None, *args))
-    bias_t = T.get("bias") if hasattr(T, "get") else T["bias"]
+    bias_t = T["bias"]
     if bias_t is not None:
         spatial = V["weight"].dim() - 2
         term = bias_t.reshape([1, -1] + [1] * spatial)
