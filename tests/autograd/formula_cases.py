@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 MODULES = (
     "tests.autograd.test_formulas",
+    "tests.autograd.test_formulas_convolution",
     "tests.autograd.test_formulas_extra",
     "tests.autograd.test_formulas_indexing",
     "tests.autograd.test_formulas_linalg",

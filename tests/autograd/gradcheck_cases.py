@@ -273,6 +273,33 @@ case("adaptive_max_pool2d_backward", lambda t, g, x, i: aten(t, "adaptive_max_po
 case("adaptive_max_pool3d_backward", lambda t, g, x, i: aten(t, "adaptive_max_pool3d_backward")(g, x, i),
      rand(2, 1, 2, 2, seed=24), POOL3[:, :, :, :], POOL3_IDX)
 
+# --- convolution (forward, transposed, groups / stride / dilation) and constant_pad_nd ------------
+
+_conv = lambda t, *a: aten(t, "convolution")(*a)  # noqa: E731
+case("convolution", lambda t, x, w, b: _conv(t, x, w, b, [2, 1], [1, 0], [1, 2], False, [0, 0], 2),
+     rand(2, 4, 5, 6, seed=31), rand(4, 2, 3, 2, seed=32), rand(4, seed=33))
+case("convolution", lambda t, x, w: _conv(t, x, w, None, [2], [1], [1], True, [1], 1),
+     rand(2, 3, 4, seed=34), rand(3, 2, 3, seed=35))
+case("convolution", lambda t, x, w, b: _conv(t, x, w, b, [1, 2, 1], [0, 1, 0], [1, 1, 2], True, [0, 1, 0], 1),
+     rand(1, 2, 3, 2, 3, seed=36), rand(2, 2, 2, 3, 2, seed=37), rand(2, seed=38))
+case("constant_pad_nd", lambda t, x: aten(t, "constant_pad_nd")(x, [1, -1, 2, 0], 0.5), rand(2, 3, 4, seed=39))
+
+# reflection / replication padding (negative pads crop) and their backward ops
+def _padded(shape: tuple, pad: list) -> tuple:
+    out = list(shape)
+    for k in range(len(pad) // 2):
+        out[-1 - k] += pad[2 * k] + pad[2 * k + 1]
+    return tuple(out)
+
+
+for _name in ("reflection", "replication"):
+    for _n, _x, _pad in ((1, rand(2, 3, 5, seed=50), [2, -1]), (2, rand(2, 4, 5, seed=51), [1, 2, -1, 3]),
+                         (3, rand(1, 3, 4, 3, seed=52), [1, 0, 2, 1, 0, 2])):
+        case(f"{_name}_pad{_n}d", lambda t, x, name=_name, n=_n, pad=_pad: aten(t, f"{name}_pad{n}d")(x, pad), _x)
+        case(f"{_name}_pad{_n}d_backward",
+             lambda t, g, x, name=_name, n=_n, pad=_pad: aten(t, f"{name}_pad{n}d_backward")(g, x, pad),
+             rand(*_padded(_x.shape, _pad), seed=53), _x)
+
 # PyTorch defines these gradients as zero (a sample's dependence on its parameters is not
 # differentiated), so finite differences disagree in torch too: the test compares the two
 # GradcheckErrors instead.

@@ -178,6 +178,28 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "aten::clamp_": {"min": -0.5},
     "aten::clamp.out": {"min": -0.5},
     "aten::masked_scatter_backward": {"grad_output": S34, "mask": T((3, 4), "bool"), "sizes": [3, 4]},
+    "aten::convolution": {"input": T((2, 4, 5, 6)), "weight": T((6, 2, 3, 2)), "bias": T((6,)), "stride": [2, 1],
+                          "padding": [1, 0], "dilation": [1, 2], "transposed": False, "output_padding": [0, 0],
+                          "groups": 2},
+    "aten::convolution_backward": {"grad_output": T((2, 6, 3, 3)), "input": T((2, 4, 5, 6)), "weight": T((6, 2, 3, 2)),
+                                   "bias_sizes": [6], "stride": [2, 1], "padding": [1, 0], "dilation": [1, 2],
+                                   "transposed": False, "output_padding": [0, 0], "groups": 2,
+                                   "output_mask": [True, True, True]},
+    "aten::_convolution_mode": {"input": T((2, 4, 5, 6)), "weight": T((6, 4, 3, 2)), "bias": None, "stride": [1, 1],
+                                "padding": "same", "dilation": [1, 1], "groups": 1},
+    **{f"aten::conv{n}d{o}": {"input": T((2, 4) + (5,) * n), "weight": T((6, 4) + (3,) * n)}
+       for n in (1, 2, 3) for o in ("", ".padding")},
+    "aten::conv_transpose1d": {"input": T((2, 4, 5)), "weight": T((4, 3, 3))},
+    **{f"aten::conv_transpose{n}d.input": {"input": T((2, 4) + (5,) * n), "weight": T((4, 3) + (3,) * n)}
+       for n in (2, 3)},
+    "aten::constant_pad_nd": {"pad": [1, -1, 2, 0]},
+    **{f"aten::{name}_pad{n}d": {"self": T((2, 3, 4, 5, 6)[:n + 2]), "padding": [2, 1, 0, 3, 1, 2][:2 * n]}
+       for name in ("reflection", "replication") for n in (1, 2, 3)},
+    **{f"aten::{name}_pad{n}d_backward": {"grad_output": T((2, 3, 7, 8, 9)[:n + 2]), "self": T((2, 3, 4, 5, 6)[:n + 2]),
+                                          "padding": [2, 1, 3, 0, 1, 2][:2 * n]}
+       for name in ("reflection", "replication") for n in (1, 2, 3)},
+    "aten::_pad_circular": {"self": T((2, 3, 4)), "pad": [1, 2]},
+    "aten::pad": {"self": T((2, 3, 4)), "pad": [1, 2], "mode": "reflect"},
 }
 
 

@@ -8,6 +8,12 @@ from .modules import (  # noqa: F401
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
     AdaptiveMaxPool3d,
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
     Identity,
     Linear,
     Module,
@@ -19,5 +25,6 @@ from .modules import (  # noqa: F401
 from .parameter import Parameter  # noqa: F401
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AdaptiveMaxPool3d", "Identity", "Linear", "Module", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh",
+           "AdaptiveMaxPool3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+           "Identity", "Linear", "Module", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh",
            "functional", "init"]

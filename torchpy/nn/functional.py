@@ -18,6 +18,21 @@ _nn = _public_functions("nn")
 
 linear = _nn["linear"]
 
+# torch.nn.functional's convolutions are torch.<name> itself (both overloads: padding as ints or a string)
+conv1d = functions.conv1d
+conv2d = functions.conv2d
+conv3d = functions.conv3d
+conv_transpose1d = functions.conv_transpose1d
+conv_transpose2d = functions.conv_transpose2d
+conv_transpose3d = functions.conv_transpose3d
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pads the last len(pad) // 2 dims, last dim first (Python-level in torch too, over aten::pad)."""
+    if _has_torch_function_unary(input):
+        return _handle_torch_function(globals()["pad"], (input,), input, pad, mode=mode, value=value)
+    return _nn["pad"](input, pad, mode, value)
+
 # Python-level in torch too: an implicit dim (with its deprecation warning), then Tensor.softmax.
 from .._aten.python_reductions import functional_log_softmax as log_softmax  # noqa: E402
 from .._aten.python_reductions import functional_softmax as softmax  # noqa: E402
@@ -144,6 +159,7 @@ adaptive_max_pool3d = _boolean_dispatch("return_indices", 2, False, adaptive_max
 __all__ = [
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
-    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "linear", "log_softmax", "relu", "sigmoid",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "linear", "pad", "log_softmax", "relu", "sigmoid",
     "softmax", "tanh",
 ]

@@ -252,3 +252,17 @@ def reduction_dims(values: dict, ndim: int) -> list[int]:
 
 
 __all__ = ["FORWARD", "ForwardDerivative", "JVP_FUNCTIONS", "forward_for", "jvp_rule", "restore_reduced"]
+
+
+@jvp_rule
+def convolution_jvp(T, V, outputs):
+    """convolution is linear in input and in weight (bilinear together), plus the bias."""
+    args = [V[n] for n in ("stride", "padding", "dilation", "transposed", "output_padding", "groups")]
+    conv = ops.aten.convolution.default
+    out = _product_rule(T["input"], V["input"], T["weight"], V["weight"], lambda x, w: conv(x, w, None, *args))
+    bias_t = T["bias"]
+    if bias_t is not None:
+        spatial = V["weight"].dim() - 2
+        term = bias_t.reshape([1, -1] + [1] * spatial)
+        out = term if out is None else out + term
+    return out

@@ -2,6 +2,7 @@
 
 from .activation import ReLU, Sigmoid, Tanh
 from .container import Sequential
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Identity, Linear
 from .module import Module
 from .pooling import (
