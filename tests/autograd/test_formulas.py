@@ -157,6 +157,10 @@ A, B = rand(3, 4), rand(4, seed=1)
     (lambda t, x, y: t.fmod(x, y), "FmodBackward1"),
     (lambda t, x, y: t.maximum(x, y), "MaximumBackward0"),
     (lambda t, x, y: t.minimum(x, y), "MinimumBackward0"),
+    (lambda t, x, y: t.fmax(x, y), "FmaxBackward0"),
+    (lambda t, x, y: t.fmin(x, y), "FminBackward0"),
+    (lambda t, x, y: t.fmax(x, t.where(y > 0, y, float("nan"))), "FmaxBackward0"),
+    (lambda t, x, y: t.fmin(t.where(x > 0, x, float("nan")), y), "FminBackward0"),
     (lambda t, x, y: t.max(x, y), "MaximumBackward0"),
     (lambda t, x, y: t.min(x, y), "MinimumBackward0"),
     (lambda t, x, y: t.atan2(x, y), "Atan2Backward0"),
@@ -225,6 +229,7 @@ def test_pow_scalar_base(base):
 # --- unary -------------------------------------------------------------------------------------
 
 UNARY = [
+    ("tril", "TrilBackward0", A), ("triu", "TriuBackward0", A),
     ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A), ("sgn", "SgnBackward0", A),
     ("exp", "ExpBackward0", A), ("exp2", "Exp2Backward0", A), ("expm1", "Expm1Backward0", A),
     ("log", "LogBackward0", positive(3, 4)), ("log2", "Log2Backward0", positive(3, 4)),

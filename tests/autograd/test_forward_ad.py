@@ -116,6 +116,8 @@ BINARY = {
     "add": lambda L, a, b: L.add(a, b, alpha=2), "sub": lambda L, a, b: a - b, "mul": lambda L, a, b: a * b,
     "div": lambda L, a, b: a / (b.abs() + 1), "atan2": lambda L, a, b: L.atan2(a, b),
     "maximum": lambda L, a, b: L.maximum(a, b), "minimum": lambda L, a, b: L.minimum(a, b),
+    "fmax": lambda L, a, b: L.fmax(a, b), "fmin": lambda L, a, b: L.fmin(a, b),
+    "tril": lambda L, a, b: L.tril(a * b, 1), "triu": lambda L, a, b: L.triu(a + b),
     "hypot": lambda L, a, b: L.hypot(a, b), "lerp": lambda L, a, b: L.lerp(a, b, 0.3),
     "lerp_tensor": lambda L, a, b: L.lerp(a, b, b.sigmoid()), "rsub": lambda L, a, b: L.rsub(a, b),
     "where": lambda L, a, b: L.where(a > 0, a, b), "pow": lambda L, a, b: a.abs().add(0.5) ** b,
