@@ -158,6 +158,13 @@ A, B = rand(3, 4), rand(4, seed=1)
     (lambda t, x, y: t.maximum(x, y), "MaximumBackward0"),
     (lambda t, x, y: t.minimum(x, y), "MinimumBackward0"),
     (lambda t, x, y: t.fmax(x, y), "FmaxBackward0"),
+    (lambda t, x, y: t.logaddexp(x, y), "LogaddexpBackward0"),
+    (lambda t, x, y: t.logaddexp2(x, y), "Logaddexp2Backward0"),
+    (lambda t, x, y: t.copysign(x, y), "CopysignBackward0"),
+    (lambda t, x, y: t.copysign(x, -2), "CopysignBackward1"),
+    (lambda t, x, y: t.xlogy(x, y.abs() + 0.1), "XlogyBackward0"),
+    (lambda t, x, y: t.xlogy(2, y.abs() + 0.1), "XlogyBackward1"),
+    (lambda t, x, y: t.xlogy(x, 3), "XlogyBackward2"),
     (lambda t, x, y: t.fmin(x, y), "FminBackward0"),
     (lambda t, x, y: t.fmax(x, t.where(y > 0, y, float("nan"))), "FmaxBackward0"),
     (lambda t, x, y: t.fmin(t.where(x > 0, x, float("nan")), y), "FminBackward0"),
@@ -230,6 +237,7 @@ def test_pow_scalar_base(base):
 
 UNARY = [
     ("tril", "TrilBackward0", A), ("triu", "TriuBackward0", A),
+    ("deg2rad", "Deg2RadBackward0", A), ("rad2deg", "Rad2DegBackward0", A),
     ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A), ("sgn", "SgnBackward0", A),
     ("exp", "ExpBackward0", A), ("exp2", "Exp2Backward0", A), ("expm1", "Expm1Backward0", A),
     ("log", "LogBackward0", positive(3, 4)), ("log2", "Log2Backward0", positive(3, 4)),
@@ -252,6 +260,15 @@ def test_unary(op, name, values):
     check_grad(lambda t, x: getattr(t, op)(x), values, name=name)
     if values.ndim == 2:
         check_grad(lambda t, x: getattr(x, op)(), Strided(values), name=name)
+
+
+@pytest.mark.parametrize("op,name,values", [
+    ("asinh", "AsinhBackward0", A), ("atanh", "AtanhBackward0", A / 3), ("acosh", "AcoshBackward0", positive(3, 4) + 1),
+])
+def test_unary_no_inplace_grad(op, name, values):
+    """torch's asinh_ / acosh_ / atanh_ have no derivative: only the functional forms here."""
+    check_grad(lambda t, x: getattr(t, op)(x), values, name=name)
+    check_grad(lambda t, x: getattr(x, op)(), Strided(values), name=name)
 
 
 @pytest.mark.parametrize("op, name, values", UNARY, ids=[u[0] for u in UNARY])
