@@ -271,6 +271,16 @@ def test_unary_no_inplace_grad(op, name, values):
     check_grad(lambda t, x: getattr(x, op)(), Strided(values), name=name)
 
 
+@pytest.mark.parametrize("values", [A, A.T.copy(), A[:1]])
+def test_trace_grad(values):
+    check_grad(lambda t, x: t.trace(x), values, name="TraceBackward0")
+
+
+def test_roll_grad():
+    check_grad(lambda t, x: t.roll(x, (1, -2), (0, 1)), A, name="RollBackward0")
+    check_grad(lambda t, x: x.roll(5), Strided(A), name="RollBackward0")
+
+
 @pytest.mark.parametrize("op, name, values", UNARY, ids=[u[0] for u in UNARY])
 def test_unary_inplace(op, name, values):
     if not hasattr(torch.Tensor, op + "_"):

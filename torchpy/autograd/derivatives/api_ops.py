@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..._aten.public import functions
 
 from ..._dispatch.ops import ops
+from ..._tensor.dtype import int64 as _int64
 from ..._tensor.enums import preserve_format, strided
 from . import formula
 from ._common import scale, shift
@@ -145,3 +146,21 @@ def copysign_jvp(T, V, outputs):
     if T["self"] is None:
         return None
     return _copysign_self(T["self"], V["self"], outputs[0])
+
+
+# --- roll, trace -----------------------------------------------------------------------------------
+
+@formula(inputs=("self",), save=("shifts", "dims"))
+def roll_backward(grad, shifts, dims):
+    # torch's roll_backward undoes the shifts in reverse order
+    return functions.roll(grad, [-s for s in reversed(shifts)], list(reversed(dims)))
+
+
+@formula(inputs=("self",), save=("self.shape",))
+def trace_backward(grad, self_shape):
+    # torch: zeros(rows * cols), the diagonal's flat positions filled with grad, viewed back
+    rows, cols = self_shape
+    flat = ops.aten.zeros([rows * cols], dtype=grad.dtype, layout=strided, device=grad.device)
+    positions = ops.aten.arange.start_step(0, min(rows, cols) * (cols + 1), cols + 1, dtype=_int64,
+                                           layout=strided, device=grad.device)
+    return flat.index_fill(0, positions, grad).view(list(self_shape))
