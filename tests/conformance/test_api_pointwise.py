@@ -86,3 +86,38 @@ def test_meta():
     check(lambda t: (t.logaddexp(t.empty(2, 1, device="meta"), t.empty(3, device="meta", dtype=t.float64)).shape,
                      t.signbit(t.empty(2, device="meta")).dtype, t.acosh(t.empty(2, device="meta",
                                                                                dtype=t.int64)).dtype))
+
+
+INF_VALUES = np.array([[1.0, INF], [-INF, NAN]], dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, m: t.isposinf(m), lambda t, m: m.isneginf(), lambda t, m: t.isposinf(m.long()),
+    lambda t, m: t.isneginf(m.half()), lambda t, m: t.isposinf(m > 0),
+    lambda t, m: t.float_power(m, m), lambda t, m: t.float_power(2, m), lambda t, m: m.float_power(2),
+    lambda t, m: t.float_power(m.double(), 3), lambda t, m: m.double().float_power_(2),
+    lambda t, m: m.double().float_power_(m), lambda t, m: t.float_power(m.long(), 0.5),
+    lambda t, m: t.float_power(m.cfloat(), 2), lambda t, m: t.float_power(m, 1j),
+    lambda t, m: t.nanmean(m), lambda t, m: m.nanmean(1), lambda t, m: t.nanmean(m, 0, keepdim=True),
+    lambda t, m: t.nanmean(m, 1, keepdim=True, dtype=t.float64), lambda t, m: t.nanmean(m, dtype=t.float64),
+    lambda t, m: t.nanmean(m.nan_to_num(posinf=3.0, neginf=-2.0), (0, 1)),
+])
+def test_inf_float_power_nanmean(fn):
+    check(fn, INF_VALUES, policy=ulp(1))
+    assert_same_dispatch(fn, INF_VALUES)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, m: t.isposinf(m.cfloat()), lambda t, m: m.clone().float_power_(2), lambda t, m: t.nanmean(m.long()),
+])
+def test_inf_float_power_nanmean_errors(fn):
+    check(fn, INF_VALUES, expect_error=RuntimeError)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, x: t.float_power(x.abs() + 0.5, 1.5), lambda t, x: t.nanmean(x, 1),
+    lambda t, x: t.float_power(2.0, x), lambda t, x: x.kron(x[0]),
+])
+def test_composite_gradients(fn):
+    from tests.autograd.test_formulas import check_grad, rand
+    check_grad(fn, rand(3, 4))

@@ -103,3 +103,35 @@ def test_bincount(fn):
 ])
 def test_bincount_errors(fn, error):
     check(fn, Input([1, 2, 2, 5, 0, 2], "int64"), expect_error=error)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int64", "uint8", "bool", "complex64", "int8"])
+@pytest.mark.parametrize("fn", [
+    lambda t, x: t.is_floating_point(x), lambda t, x: t.is_complex(x), lambda t, x: t.is_signed(x),
+    lambda t, x: x.is_signed(), lambda t, x: t.numel(x), lambda t, x: t.numel(x[:0]),
+])
+def test_tensor_queries(fn, dtype):
+    check(fn, Input(np.ones((2, 3)), dtype))
+    assert_same_dispatch(fn, Input(np.ones((2, 3)), dtype))
+
+
+@pytest.mark.parametrize("name", ["is_floating_point", "is_complex", "is_signed", "numel"])
+def test_tensor_query_errors(name):
+    check(lambda t: getattr(t, name)([1.0]), expect_error=TypeError)
+
+
+def test_tensor_queries_reach_torch_function_modes():
+    def seen(lib):
+        overrides = __import__(lib.__name__ + ".overrides", fromlist=["TorchFunctionMode"])
+        names = []
+
+        class Mode(overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                names.append(func.__name__)
+                return func(*args, **(kwargs or {}))
+
+        x = lib.ones(2)
+        with Mode():
+            lib.is_floating_point(x), lib.numel(x), lib.is_signed(x)
+        return names
+    check(seen)

@@ -127,5 +127,21 @@ def range_(start: Any, end: Any, step: Any = 1, *, out: Tensor | None = None, dt
 range_.__name__ = range_.__qualname__ = "range"
 
 
+def _tensor_query(name: str) -> Any:
+    """torch.<name>(input): the Tensor method of that name, as a function of one tensor."""
+    def function(input: Any) -> Any:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        if needs_override((input,), {}):
+            return handle_torch_function(function, (input,), input)
+        return getattr(input, name)()
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"input.{name}()"
+    return function
+
+
+_QUERIES = [_tensor_query(name) for name in ("is_floating_point", "is_complex", "is_signed", "numel")]
+
 FUNCTIONS = {f.__name__: f for f in (broadcast_tensors, broadcast_shapes, meshgrid, cartesian_prod, result_type,
-                                     range_)}
+                                     range_, *_QUERIES)}

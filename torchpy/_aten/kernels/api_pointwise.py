@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._tensor import dtype as _dt
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
-from ..fastcall import aten
+from ..fastcall import aten, call, call_kw
 from ..registry import register
 from .elementwise import FLOATING, FLOATING_AND_COMPLEX, INTEGRAL_AND_BOOL, elementwise
 
@@ -120,3 +120,97 @@ def _alias(name: str, target: str) -> None:
 for _alias_name, _target in (("arccosh", "acosh"), ("arcsinh", "asinh"), ("arctanh", "atanh")):
     _alias(_alias_name, _target)
     _alias(_alias_name + "_", _target + "_")
+
+
+# --- isposinf / isneginf -----------------------------------------------------------------------------
+
+def _inf_check(name: str) -> Any:
+    def check(promoted: _dt.dtype, *args: Any, **kwargs: Any) -> None:
+        if promoted.is_complex:
+            raise RuntimeError(f"{name} does not support complex inputs.")
+    return check
+
+
+@_functional("isposinf", operands=1, kind=Kind.ALWAYS_BOOL, check=_inf_check("isposinf"), warns=False)
+def isposinf(xp, self):
+    return xp.isposinf(self) if self.dtype.kind == "f" else xp.zeros(self.shape, bool)
+
+
+@_functional("isneginf", operands=1, kind=Kind.ALWAYS_BOOL, check=_inf_check("isneginf"), warns=False)
+def isneginf(xp, self):
+    return xp.isneginf(self) if self.dtype.kind == "f" else xp.zeros(self.shape, bool)
+
+
+# --- float_power (CompositeImplicitAutograd: pow in double / complex double) ---------------------------
+
+def _wide(*complex_flags: bool) -> _dt.dtype:
+    return _dt.complex128 if any(complex_flags) else _dt.float64
+
+
+def _to(t: Any, d: _dt.dtype) -> Any:
+    """t.to(d): nothing when t already has dtype d (as Tensor.to)."""
+    return t if t._dtype is d else call_kw(aten("_to_copy"), t._keyset, (t,), {"dtype": d})
+
+
+def _scalar_as(value: Any, d: _dt.dtype) -> Any:
+    return complex(value) if d.is_complex else float(value)
+
+
+@register("float_power_tensor_tensor")
+def float_power_tensor_tensor(self: Any, exponent: Any) -> Any:
+    d = _wide(self._dtype.is_complex, exponent._dtype.is_complex)
+    base, exp = _to(self, d), _to(exponent, d)
+    return call(aten("pow.Tensor_Tensor"), base._keyset | exp._keyset, base, exp)
+
+
+@register("float_power_scalar")
+def float_power_scalar(self: Any, exponent: Any) -> Any:
+    d = _wide(isinstance(self, complex), exponent._dtype.is_complex)
+    exp = _to(exponent, d)
+    return call(aten("pow.Scalar"), exp._keyset, _scalar_as(self, d), exp)
+
+
+@register("float_power_tensor_scalar")
+def float_power_tensor_scalar(self: Any, exponent: Any) -> Any:
+    d = _wide(self._dtype.is_complex, isinstance(exponent, complex))
+    base = _to(self, d)
+    return call(aten("pow.Tensor_Scalar"), base._keyset, base, _scalar_as(exponent, d))
+
+
+def _float_power_inplace_check(self: Any, d: _dt.dtype) -> None:
+    if self._dtype is not d:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self._dtype._c10_name} but the operation's "
+                           f"result requires dtype {d._c10_name}")
+
+
+@register("float_power__scalar")
+def float_power__scalar(self: Any, exponent: Any) -> Any:
+    d = _wide(self._dtype.is_complex, isinstance(exponent, complex))
+    _float_power_inplace_check(self, d)
+    return call(aten("pow_.Scalar"), self._keyset, self, _scalar_as(exponent, d))
+
+
+@register("float_power__tensor")
+def float_power__tensor(self: Any, exponent: Any) -> Any:
+    d = _wide(self._dtype.is_complex, exponent._dtype.is_complex)
+    _float_power_inplace_check(self, d)
+    exp = _to(exponent, d)
+    return call(aten("pow_.Tensor"), self._keyset | exp._keyset, self, exp)
+
+
+# --- nanmean (CompositeImplicitAutograd) ------------------------------------------------------------
+
+@register("nanmean")
+def nanmean(self: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    if not (self._dtype.is_floating_point or self._dtype.is_complex):
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{self._dtype._c10_name}")
+    ks = self._keyset
+    detached = call(aten("detach"), ks, self)
+    not_nan = call(aten("logical_not_"), ks, call(aten("ne.Tensor"), ks, detached, detached))
+    count_args = (not_nan, dim, True) if keepdim else (not_nan, dim)
+    count = call(aten("sum.dim_IntList"), ks, *count_args)
+    # nansum's arguments as torch passes them: the ones left at their defaults are not passed
+    args = (self,) if dim is None and not keepdim else ((self, dim, True) if keepdim else (self, dim))
+    total = call_kw(aten("nansum"), ks, args, {"dtype": dtype} if dtype is not None else {})
+    return call(aten("div.Tensor"), ks, total, count)
