@@ -237,7 +237,7 @@ def test_pow_scalar_base(base):
 
 UNARY = [
     ("tril", "TrilBackward0", A), ("triu", "TriuBackward0", A),
-    ("deg2rad", "Deg2RadBackward0", A), ("rad2deg", "Rad2DegBackward0", A),
+    ("deg2rad", "Deg2RadBackward0", A), ("rad2deg", "Rad2DegBackward0", A), ("sinc", "SincBackward0", A),
     ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A), ("sgn", "SgnBackward0", A),
     ("exp", "ExpBackward0", A), ("exp2", "Exp2Backward0", A), ("expm1", "Expm1Backward0", A),
     ("log", "LogBackward0", positive(3, 4)), ("log2", "Log2Backward0", positive(3, 4)),
@@ -274,6 +274,12 @@ def test_unary_no_inplace_grad(op, name, values):
 @pytest.mark.parametrize("values", [A, A.T.copy(), A[:1]])
 def test_trace_grad(values):
     check_grad(lambda t, x: t.trace(x), values, name="TraceBackward0")
+
+
+def test_diag_embed_grad():
+    check_grad(lambda t, x: t.diag_embed(x), A, name="DiagEmbedBackward0")
+    check_grad(lambda t, x: x.diag_embed(-1, 2, 0), Strided(A), name="DiagEmbedBackward0")
+    check_grad(lambda t, x: t.diagflat(x, 1), A, name="DiagEmbedBackward0")
 
 
 def test_roll_grad():

@@ -121,3 +121,27 @@ def test_inf_float_power_nanmean_errors(fn):
 def test_composite_gradients(fn):
     from tests.autograd.test_formulas import check_grad, rand
     check_grad(fn, rand(3, 4))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, a, b: t.gcd(a, b), lambda t, a, b: a.lcm(b), lambda t, a, b: t.gcd(a.int(), b),
+    lambda t, a, b: a.clone().gcd_(b), lambda t, a, b: t.lcm_(a.clone(), b), lambda t, a, b: t.gcd(-a, b[:1]),
+    lambda t, a, b: t.lcm(a.to(t.uint8), b.to(t.uint8)),
+])
+def test_gcd_lcm(fn):
+    a, b = Input([4, 6, 0, 7, 12, 0], "int64"), Input([6, 9, 5, 3, 18, 0], "int64")
+    check(fn, a, b, policy=EXACT)
+    assert_same_dispatch(fn, a, b)
+
+
+def test_gcd_lcm_errors():
+    check(lambda t: t.gcd(t.ones(2), t.ones(2)), expect_error=NotImplementedError)
+    check(lambda t: t.lcm(t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool)), expect_error=NotImplementedError)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool", "float16"])
+def test_sinc(dtype):
+    values = _values(np.array([0.0, 0.5, 1.0, -1.3, 2.5, 10.25, NAN, INF, 1e-9]), dtype)
+    policy = ulp(4, scale=1e-7) if dtype in ("float32", "float64", "int64", "bool") else close_for(dtype)
+    check(lambda t, x: t.sinc(x), Input(values, dtype), policy=policy)
+    check(lambda t, x: x.clone().float().sinc_(), Input(values, dtype), policy=ulp(4, scale=1e-7))

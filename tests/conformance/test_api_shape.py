@@ -135,3 +135,55 @@ def test_tensor_queries_reach_torch_function_modes():
             lib.is_floating_point(x), lib.numel(x), lib.is_signed(x)
         return names
     check(seen)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, m: t.repeat_interleave(m, 2), lambda t, m: m.repeat_interleave(2, dim=1),
+    lambda t, m: t.repeat_interleave(m, 3, dim=0, output_size=6), lambda t, m: t.repeat_interleave(m, 0, 1),
+    lambda t, m: t.repeat_interleave(m[0], t.tensor([1, 0, 2])), lambda t, m: m.repeat_interleave(t.tensor([1, 2]), 0),
+    lambda t, m: t.repeat_interleave(m, t.tensor(2), dim=1), lambda t, m: t.repeat_interleave(m, t.tensor([3])),
+    lambda t, m: t.repeat_interleave(t.tensor([1, 0, 2])), lambda t, m: t.repeat_interleave(m.t(), 2, -1),
+])
+def test_repeat_interleave(fn):
+    check(fn, M, policy=EXACT)
+    assert_same_dispatch(fn, M)
+
+
+@pytest.mark.parametrize("fn,error", [
+    (lambda t, m: t.repeat_interleave(t.tensor([[1, 2]])), RuntimeError),
+    (lambda t, m: t.repeat_interleave(t.tensor([-1])), RuntimeError),
+    (lambda t, m: t.repeat_interleave(m, t.tensor([1, 2]), dim=1), RuntimeError),
+    (lambda t, m: t.repeat_interleave(m, t.ones(2, 2, dtype=t.int64)), RuntimeError),
+    (lambda t, m: t.repeat_interleave(t.tensor([1.0])), NotImplementedError),
+])
+def test_repeat_interleave_errors(fn, error):
+    check(fn, M, expect_error=error)
+
+
+def test_repeat_interleave_gradient():
+    from tests.autograd.test_formulas import check_grad, rand
+    check_grad(lambda t, x: t.repeat_interleave(x, 2, dim=1), rand(3, 4))
+    check_grad(lambda t, x: x.repeat_interleave(t.tensor([1, 0, 2]), dim=0), rand(3, 4))
+
+
+def test_repeat_interleave_meta():
+    check(lambda t: t.repeat_interleave(t.ones(3, dtype=t.int64, device="meta"), output_size=5).shape)
+    check(lambda t: t.repeat_interleave(t.ones(3, dtype=t.int64, device="meta")), expect_error=RuntimeError)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda t, m: t.diag_embed(m), lambda t, m: m.diag_embed(1, 0, 2), lambda t, m: t.diag_embed(m, -2, 2, 0),
+    lambda t, m: t.diag_embed(m[0]), lambda t, m: t.diag_embed(m.t(), 1), lambda t, m: t.diagflat(m),
+    lambda t, m: m.diagflat(-1), lambda t, m: t.diagflat(m.t(), 2), lambda t, m: t.diagflat(m[0, 0]),
+    lambda t, m: m.clone().swapaxes_(0, 1), lambda t, m: m.clone().swapdims_(-1, 0),
+])
+def test_diag_embed_diagflat_swap(fn):
+    check(fn, M, policy=EXACT)
+    assert_same_dispatch(fn, M)
+
+
+def test_diag_embed_errors_meta_and_strides():
+    check(lambda t, m: t.diag_embed(m, 0, 0, 0), M, expect_error=RuntimeError)
+    check(lambda t, m: t.diag_embed(m, 0, 0, 5), M, expect_error=IndexError)
+    check(lambda t: t.diag_embed(t.ones(2, 3, device="meta"), 1).shape)
+    check(lambda t, m: (t.diag_embed(m, 1, 0, 2).stride(), m.clone().swapaxes_(0, 1).stride()), M)

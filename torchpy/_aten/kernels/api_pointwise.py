@@ -17,7 +17,7 @@ from ..._tensor import dtype as _dt
 from ..._tensor.promotion import ELEMENTWISE_TYPE_PROMOTION_KIND as Kind
 from ..fastcall import aten, call, call_kw
 from ..registry import register
-from .elementwise import FLOATING, FLOATING_AND_COMPLEX, INTEGRAL_AND_BOOL, elementwise
+from .elementwise import FLOATING, FLOATING_AND_COMPLEX, INTEGRAL, INTEGRAL_AND_BOOL, elementwise
 
 _REAL_AND_BOOL = FLOATING | INTEGRAL_AND_BOOL
 
@@ -214,3 +214,20 @@ def nanmean(self: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = N
     args = (self,) if dim is None and not keepdim else ((self, dim, True) if keepdim else (self, dim))
     total = call_kw(aten("nansum"), ks, args, {"dtype": dtype} if dtype is not None else {})
     return call(aten("div.Tensor"), ks, total, count)
+
+
+# --- gcd / lcm, sinc -------------------------------------------------------------------------------
+
+@_functional("gcd", dtypes=INTEGRAL, warns=False)
+def gcd(xp, self, other):
+    return xp.gcd(self, other)
+
+
+@_functional("lcm", dtypes=INTEGRAL, warns=False)
+def lcm(xp, self, other):
+    return xp.lcm(self, other)
+
+
+@_functional("sinc", operands=1, kind=Kind.INT_TO_FLOAT, warns=False)
+def sinc(xp, self):
+    return xp.sinc(self)

@@ -10,8 +10,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..._tensor import dtype as _dt
+from ..._tensor.enums import contiguous_format
 from ..._tensor.tensor import Tensor, _wrap_dim, from_array, meta_tensor
-from ..fastcall import aten, call
+from ..fastcall import aten, call, call_kw
 from ..registry import register
 from .elementwise import not_implemented
 
@@ -220,3 +221,111 @@ def bincount(self: Tensor, weights: Tensor | None = None, minlength: int = 0) ->
     counts = np.bincount(data.astype(np.int64), weights=np.asarray(weights._data, dtype=np.float64),
                          minlength=minlength)
     return from_array(counts.astype(_dt.to_numpy_dtype(d)), d)
+
+
+# --- repeat_interleave -------------------------------------------------------------------------------
+
+@register("repeat_interleave_tensor")
+def repeat_interleave_tensor(repeats: Tensor, *, output_size: int | None = None) -> Tensor:
+    """The indices 0, 1, ... each repeated repeats[i] times."""
+    if len(repeats._shape) != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats._dtype not in (_dt.int32, _dt.int64):
+        raise not_implemented("repeat_interleave_cpu", repeats._dtype)
+    counts = np.asarray(repeats._data, dtype=np.int64)
+    if counts.size and counts.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and int(counts.sum()) != output_size:
+        raise RuntimeError("allocated size does not match required size")
+    indices = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
+    return from_array(indices.astype(_dt.to_numpy_dtype(repeats._dtype)), repeats._dtype)
+
+
+def _flattened(self: Tensor, dim: int | None) -> tuple[Tensor, int]:
+    if dim is None:
+        return call(aten("flatten.using_ints"), self._keyset, self, 0, -1), 0
+    return self, _wrap_dim(dim, len(self._shape))
+
+
+@register("repeat_interleave_self_int")
+def repeat_interleave_self_int(self: Tensor, repeats: int, dim: int | None = None, *,
+                               output_size: int | None = None) -> Tensor:
+    """Each slice along dim repeated in place: unsqueeze, expand, copy, merge the two dims."""
+    if repeats < 0:
+        raise RuntimeError("repeats can not be negative")
+    source, d = _flattened(self, dim)
+    shape = list(source._shape)
+    expanded_shape = shape[:d + 1] + [repeats] + shape[d + 1:]
+    ks = source._keyset
+    expanded = call(aten("expand"), ks, call(aten("unsqueeze"), ks, source, d + 1), expanded_shape)
+    copied = call_kw(aten("clone"), ks, (expanded,), {"memory_format": contiguous_format})
+    return call(aten("flatten.using_ints"), ks, copied, d, d + 1)
+
+
+@register("repeat_interleave_self_tensor")
+def repeat_interleave_self_tensor(self: Tensor, repeats: Tensor, dim: int | None = None, *,
+                                  output_size: int | None = None) -> Tensor:
+    source, d = _flattened(self, dim)
+    ks = source._keyset | repeats._keyset
+    if len(repeats._shape) == 0 or (len(repeats._shape) == 1 and repeats._shape[0] == 1):
+        reshaped = call(aten("reshape"), repeats._keyset, repeats, [1])
+        repeats = call(aten("expand"), repeats._keyset, reshaped, [source._shape[d]])
+    elif len(repeats._shape) == 1:
+        if repeats._shape[0] != source._shape[d]:
+            raise RuntimeError("repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats._shape[0]} and input.size({d}) = {source._shape[d]}")
+    else:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    kwargs = {"output_size": output_size} if output_size is not None else {}
+    indices = call_kw(aten("repeat_interleave.Tensor"), repeats._keyset, (repeats,), kwargs)
+    return call(aten("index_select"), ks, source, d, indices)
+
+
+@register("repeat_interleave_tensor_meta")
+def repeat_interleave_tensor_meta(repeats: Tensor, *, output_size: int | None = None) -> Tensor:
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    return meta_tensor((output_size,), repeats._dtype)
+
+
+# --- diag_embed, diagflat, swapaxes_ / swapdims_ -------------------------------------------------
+
+def _diag_embed_plan(self: Tensor, offset: int, dim1: int, dim2: int) -> tuple[tuple[int, ...], int, int]:
+    ndim = len(self._shape) + 1
+    d1, d2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = self._shape[-1] + abs(offset)
+    batch = list(self._shape[:-1])
+    shape = []
+    for i in range(ndim):
+        shape.append(n if i in (d1, d2) else batch.pop(0))
+    return tuple(shape), d1, d2
+
+
+@register("diag_embed")
+def diag_embed(self: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """self's last dim laid along the (dim1, dim2) diagonal at `offset` of a zero tensor."""
+    shape, d1, d2 = _diag_embed_plan(self, offset, dim1, dim2)
+    if self._data is None:
+        return meta_tensor(shape, self._dtype)
+    values = np.asarray(self._data)
+    length = values.shape[-1]
+    n = length + abs(offset)
+    square = np.zeros(values.shape[:-1] + (n, n), dtype=values.dtype)
+    rows = np.arange(length) + max(-offset, 0)
+    square[..., rows, rows + offset] = values
+    return from_array(np.ascontiguousarray(np.moveaxis(square, (-2, -1), (d1, d2))), self._dtype)
+
+
+@register("diagflat")
+def diagflat(self: Tensor, offset: int = 0) -> Tensor:
+    source = self if self.is_contiguous() else call_kw(aten("clone"), self._keyset, (self,),
+                                                       {"memory_format": contiguous_format})
+    flat = call(aten("view"), source._keyset, source, [-1])
+    return call(aten("diag_embed"), flat._keyset, *((flat, offset) if offset else (flat,)))
+
+
+@register("swapaxes_")
+def swapaxes_(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    return call(aten("transpose_"), self._keyset, self, axis0, axis1)

@@ -164,3 +164,23 @@ def trace_backward(grad, self_shape):
     positions = ops.aten.arange.start_step(0, min(rows, cols) * (cols + 1), cols + 1, dtype=_int64,
                                            layout=strided, device=grad.device)
     return flat.index_fill(0, positions, grad).view(list(self_shape))
+
+
+_PI = 3.141592653589793
+
+
+@formula(inputs=("self",), save=("self",))
+def sinc_backward(grad, self):
+    # (pi x cos(pi x) - sin(pi x)) / (pi x^2), zero at x == 0, in the order of torch's C++ expression
+    squared_pi = self * scale(self, _PI)
+    self_pi = scale(self, _PI)
+    sine = self_pi.sin()
+    slope = (self_pi * self_pi.cos() - sine) / squared_pi
+    out = grad * slope
+    zero = ops.aten.scalar_tensor(0.0, dtype=grad.dtype, layout=strided, device=grad.device)
+    return functions.where(ops.aten.eq.Scalar(squared_pi, 0.0), zero, out)
+
+
+@formula(inputs=("self",), save=("offset", "dim1", "dim2"))
+def diag_embed_backward(grad, offset, dim1, dim2):
+    return grad.diagonal(offset, dim1, dim2)
