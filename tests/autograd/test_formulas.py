@@ -157,6 +157,17 @@ A, B = rand(3, 4), rand(4, seed=1)
     (lambda t, x, y: t.fmod(x, y), "FmodBackward1"),
     (lambda t, x, y: t.maximum(x, y), "MaximumBackward0"),
     (lambda t, x, y: t.minimum(x, y), "MinimumBackward0"),
+    (lambda t, x, y: t.fmax(x, y), "FmaxBackward0"),
+    (lambda t, x, y: t.logaddexp(x, y), "LogaddexpBackward0"),
+    (lambda t, x, y: t.logaddexp2(x, y), "Logaddexp2Backward0"),
+    (lambda t, x, y: t.copysign(x, y), "CopysignBackward0"),
+    (lambda t, x, y: t.copysign(x, -2), "CopysignBackward1"),
+    (lambda t, x, y: t.xlogy(x, y.abs() + 0.1), "XlogyBackward0"),
+    (lambda t, x, y: t.xlogy(2, y.abs() + 0.1), "XlogyBackward1"),
+    (lambda t, x, y: t.xlogy(x, 3), "XlogyBackward2"),
+    (lambda t, x, y: t.fmin(x, y), "FminBackward0"),
+    (lambda t, x, y: t.fmax(x, t.where(y > 0, y, float("nan"))), "FmaxBackward0"),
+    (lambda t, x, y: t.fmin(t.where(x > 0, x, float("nan")), y), "FminBackward0"),
     (lambda t, x, y: t.max(x, y), "MaximumBackward0"),
     (lambda t, x, y: t.min(x, y), "MinimumBackward0"),
     (lambda t, x, y: t.atan2(x, y), "Atan2Backward0"),
@@ -225,6 +236,8 @@ def test_pow_scalar_base(base):
 # --- unary -------------------------------------------------------------------------------------
 
 UNARY = [
+    ("tril", "TrilBackward0", A), ("triu", "TriuBackward0", A),
+    ("deg2rad", "Deg2RadBackward0", A), ("rad2deg", "Rad2DegBackward0", A), ("sinc", "SincBackward0", A),
     ("abs", "AbsBackward0", A), ("neg", "NegBackward0", A), ("sign", "SignBackward0", A), ("sgn", "SgnBackward0", A),
     ("exp", "ExpBackward0", A), ("exp2", "Exp2Backward0", A), ("expm1", "Expm1Backward0", A),
     ("log", "LogBackward0", positive(3, 4)), ("log2", "Log2Backward0", positive(3, 4)),
@@ -247,6 +260,31 @@ def test_unary(op, name, values):
     check_grad(lambda t, x: getattr(t, op)(x), values, name=name)
     if values.ndim == 2:
         check_grad(lambda t, x: getattr(x, op)(), Strided(values), name=name)
+
+
+@pytest.mark.parametrize("op,name,values", [
+    ("asinh", "AsinhBackward0", A), ("atanh", "AtanhBackward0", A / 3), ("acosh", "AcoshBackward0", positive(3, 4) + 1),
+])
+def test_unary_no_inplace_grad(op, name, values):
+    """torch's asinh_ / acosh_ / atanh_ have no derivative: only the functional forms here."""
+    check_grad(lambda t, x: getattr(t, op)(x), values, name=name)
+    check_grad(lambda t, x: getattr(x, op)(), Strided(values), name=name)
+
+
+@pytest.mark.parametrize("values", [A, A.T.copy(), A[:1]])
+def test_trace_grad(values):
+    check_grad(lambda t, x: t.trace(x), values, name="TraceBackward0")
+
+
+def test_diag_embed_grad():
+    check_grad(lambda t, x: t.diag_embed(x), A, name="DiagEmbedBackward0")
+    check_grad(lambda t, x: x.diag_embed(-1, 2, 0), Strided(A), name="DiagEmbedBackward0")
+    check_grad(lambda t, x: t.diagflat(x, 1), A, name="DiagEmbedBackward0")
+
+
+def test_roll_grad():
+    check_grad(lambda t, x: t.roll(x, (1, -2), (0, 1)), A, name="RollBackward0")
+    check_grad(lambda t, x: x.roll(5), Strided(A), name="RollBackward0")
 
 
 @pytest.mark.parametrize("op, name, values", UNARY, ids=[u[0] for u in UNARY])

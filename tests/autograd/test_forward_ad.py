@@ -116,6 +116,11 @@ BINARY = {
     "add": lambda L, a, b: L.add(a, b, alpha=2), "sub": lambda L, a, b: a - b, "mul": lambda L, a, b: a * b,
     "div": lambda L, a, b: a / (b.abs() + 1), "atan2": lambda L, a, b: L.atan2(a, b),
     "maximum": lambda L, a, b: L.maximum(a, b), "minimum": lambda L, a, b: L.minimum(a, b),
+    "fmax": lambda L, a, b: L.fmax(a, b), "fmin": lambda L, a, b: L.fmin(a, b),
+    "logaddexp": lambda L, a, b: L.logaddexp(a, b), "logaddexp2": lambda L, a, b: L.logaddexp2(a, b),
+    "xlogy": lambda L, a, b: L.xlogy(a, b.abs() + 0.1),
+    "asinh": lambda L, a, b: L.asinh(a * b), "deg2rad": lambda L, a, b: L.deg2rad(a - b),
+    "tril": lambda L, a, b: L.tril(a * b, 1), "triu": lambda L, a, b: L.triu(a + b),
     "hypot": lambda L, a, b: L.hypot(a, b), "lerp": lambda L, a, b: L.lerp(a, b, 0.3),
     "lerp_tensor": lambda L, a, b: L.lerp(a, b, b.sigmoid()), "rsub": lambda L, a, b: L.rsub(a, b),
     "where": lambda L, a, b: L.where(a > 0, a, b), "pow": lambda L, a, b: a.abs().add(0.5) ** b,
@@ -132,6 +137,12 @@ def test_binary_broadcasting(name: str, shapes: tuple) -> None:
     check_jvp(BINARY[name], a, b)
     check_jvp(BINARY[name], a, Const(b))  # only one operand has a tangent
     check_jvp(BINARY[name], Const(a), b)
+
+
+def test_copysign_tangent_comes_from_self() -> None:
+    # (torch gives no tangent at all when only `other` has one; torchpy gives zeros: not checked)
+    check_jvp(lambda L, x, y: L.copysign(x, y), rand(3, 4, seed=1), Const(rand(3, 4, seed=2)))
+    check_jvp(lambda L, x: L.copysign(x, -2.0), rand(3, 4, seed=1))
 
 
 def test_ties_split_like_torch() -> None:

@@ -177,6 +177,8 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "aten::clamp": {"min": -0.5},
     "aten::clamp_": {"min": -0.5},
     "aten::clamp.out": {"min": -0.5},
+    # the output's size is the sum of the counts: no counts, and output_size to say so on meta
+    "aten::repeat_interleave.Tensor": {"repeats": T((0,), I64), "output_size": 0},
     "aten::masked_scatter_backward": {"grad_output": S34, "mask": T((3, 4), "bool"), "sizes": [3, 4]},
     "aten::convolution": {"input": T((2, 4, 5, 6)), "weight": T((6, 2, 3, 2)), "bias": T((6,)), "stride": [2, 1],
                           "padding": [1, 0], "dilation": [1, 2], "transposed": False, "output_padding": [0, 0],

@@ -35,12 +35,14 @@ from .kernels.einsum import einsum_public  # noqa: E402
 from .kernels.indexing import nonzero_public  # noqa: E402
 from .public import public_functions  # noqa: E402,F401  (nn.functional and _C make theirs with it)
 from .python_reductions import norm  # noqa: E402
+from .functional import FUNCTIONS as _python_level  # noqa: E402
 
 _functions = vars(public.functions)
 _functions.update(public_functions())
 _functions["einsum"] = einsum_public  # varargs and sublists: Python-level in torch
 _functions["norm"] = norm  # Python-level in torch too
 _functions["nonzero"] = nonzero_public  # as_tuple= is Python-level in torch
+_functions.update(_python_level)  # meshgrid, broadcast_tensors, result_type, range, ...: Python-level in torch
 # ignored by __torch_function__ in torch, but its modes see them (they pass its argument parser)
 for _function in (tensor, as_tensor, can_cast, promote_types):
     _functions[_function.__name__] = mode_checked(_function)

@@ -355,6 +355,12 @@ class Tensor:
         return self._dtype.is_complex
 
     @tensor_member(checks=MODES)
+    def is_signed(self) -> bool:
+        if _function_modes and mode_on():
+            return call_mode(Tensor.is_signed, self)
+        return self._dtype.is_signed
+
+    @tensor_member(checks=MODES)
     def is_contiguous(self, *, memory_format: Any = None) -> bool:
         if _function_modes and mode_on():
             return call_mode(Tensor.is_contiguous, self) if memory_format is None else call_mode(

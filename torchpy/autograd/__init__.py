@@ -10,6 +10,7 @@ from . import graph  # noqa: F401
 from . import derivatives as _derivatives  # noqa: F401
 from .derivatives import pointwise as _pointwise_formulas  # noqa: F401
 from .derivatives import (  # noqa: F401  (each module declares its family's formulas)
+    api_ops as _api_ops_formulas,
     convolution as _convolution_formulas,
     copy as _copy_formulas,
     indexing as _indexing_formulas,

@@ -13,3 +13,4 @@ from . import adaptive_pool, adaptive_pool_backward, adaptive_pool_composite  # 
 from . import multinomial  # noqa: F401  (torch.utils.data's WeightedRandomSampler draws with it)
 from . import optim_ops  # noqa: F401
 from . import convolution, convolution_composite, padding  # noqa: F401
+from . import api_ops, api_pointwise, api_shape  # noqa: F401  (torch.equal, isclose, meshgrid, diff, fmax, tril, logspace, ...)

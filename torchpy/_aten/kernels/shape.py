@@ -19,7 +19,7 @@ from ..._tensor.tensor import _CONTIGUOUS, Tensor, _wrap_dim
 from ..fastcall import aten, call, call_kw
 from ..registry import register
 from ..meta.layout import is_contiguous
-from ..meta.view import INT64_MAX, infer_size, shape_str, view_strides
+from ..meta.view import infer_size, shape_str, view_strides
 
 
 def _view(self: Tensor, shape: list[int]) -> Tensor:
@@ -277,7 +277,7 @@ def tensor_split_sections(self: Tensor, sections: int, dim: int = 0) -> list[Ten
 @register("tensor_split_indices")
 def tensor_split_indices(self: Tensor, indices: Sequence[int], dim: int = 0) -> list[Tensor]:
     d = _tensor_split_dim(self, dim)
-    return _split_at(self, d, [0] + list(indices) + [INT64_MAX])
+    return _split_at(self, d, [0] + list(indices) + [self._shape[d]])  # torch ends the last piece at the size
 
 
 @register("tensor_split_tensor")
