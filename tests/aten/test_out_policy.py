@@ -126,6 +126,7 @@ def test_functional_kernel_names():
 OWN_KERNELS = {
     # they call another overload (its out= / in-place form), as PyTorch's composite kernels do
     "forwards": {
+        "api_alias_arccosh_", "api_alias_arcsinh_", "api_alias_arctanh_",  # acosh_ / asinh_ / atanh_
         "add_Scalar_", "sub_Scalar_", "mul_Scalar_", "div_Scalar_", "div_Scalar_mode_", "floor_divide_Scalar_",
         "remainder_Scalar_", "remainder_Scalar_out", "fmod_Scalar_", "fmod_Scalar_out",
         "bitwise_and_Scalar_", "bitwise_and_Scalar_out", "bitwise_or_Scalar_", "bitwise_or_Scalar_out",
@@ -161,6 +162,7 @@ OWN_KERNELS = {
         "scatter_value__meta", "scatter_reduce__meta", "scatter_value_reduce__meta", "scatter_add__meta",
         "scatter_reduce_two__meta", "uniform__meta", "normal__meta", "random__meta", "random_from_meta",
         "random_to_meta", "exponential_", "exponential__meta",
+        "swapaxes_",  # a view op in place: self's sizes and strides change
     },
     # an op-specific rule for out's dtype or size, with its own wording
     "op-specific rule": {
@@ -174,6 +176,8 @@ OWN_KERNELS = {
         "arange_out", "arange_start_out", "linspace_out", "empty_out",
         "nonzero_out_meta", "arange_out_meta", "arange_start_out_meta", "linspace_out_meta",
         "multinomial_out", "multinomial_out_meta",  # out must be Long, in multinomial's words
+        "logspace_out", "logspace_out_meta",  # as linspace's
+        "float_power__scalar", "float_power__tensor",  # self must be double (complex double)
     },
 }
 

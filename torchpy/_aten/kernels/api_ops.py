@@ -20,7 +20,6 @@ from ..meta import factory as factory_rules
 from ..registry import register
 from .elementwise import COMPLEX, elementwise
 from .pointwise import _no_complex_extremum
-from .variants import check_out_dtype, write_out
 from .factory import register_backend_select, write_factory_result
 
 
@@ -238,19 +237,6 @@ tril = _triangle("tril", np.tril)
 triu = _triangle("triu", np.triu)
 register("tril", tril)
 register("triu", triu)
-
-
-def _triangle_out(functional: Any) -> Any:
-    """tril.out / triu.out: structured kernels, so out's dtype must be self's exactly."""
-    def out_kernel(self: Tensor, diagonal: int = 0, *, out: Tensor) -> Tensor:
-        check_out_dtype(out, self._dtype, "exact")
-        return write_out(out, functional(self, diagonal))
-
-    return out_kernel
-
-
-register("tril_out", _triangle_out(tril))
-register("triu_out", _triangle_out(triu))
 
 
 # --- logspace, range -----------------------------------------------------------------------------
