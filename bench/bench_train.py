@@ -2,6 +2,8 @@
 batch size and data, torchpy vs torch in the same run. Target: torchpy <= 1.5x torch per epoch,
 same final accuracy within 1 point.
 
+Both sides run with one intra-op thread, as the demo does (train_digits.limit_threads): on this
+tiny model extra threads only spin, and on a busy machine they make either side several times slower.
 The epoch is timed inside train() (batches, forward, backward, AdamW step, OneCycleLR step, the
 progress figures; not the checkpoint or the evaluation); best of ROUNDS, the two libraries in turn.
 """
@@ -32,8 +34,20 @@ def run() -> list[str]:
         import tqdm  # noqa: F401
     except ImportError:
         return ["## Training one epoch (issue 17)", "", "skipped: needs scikit-learn and tqdm (the demo extra)", ""]
+    from threadpoolctl import threadpool_limits
+
     from torchpy.examples import train_digits
 
+    torch_threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with threadpool_limits(1):
+            return _run(train_digits)
+    finally:
+        torch.set_num_threads(torch_threads)
+
+
+def _run(train_digits: Any) -> list[str]:
     rows = []
     for workers in (0, 1):
         best = {"torchpy": float("inf"), "torch": float("inf")}
@@ -51,7 +65,7 @@ def run() -> list[str]:
         "## Training one epoch (issue 17)",
         "",
         "torchpy/examples/train_digits.py: a two-conv CNN on scikit-learn's 8x8 digits (1,437 training "
-        "images, batch 32, AdamW + OneCycleLR); ms per epoch, best of "
+        "images, batch 32, AdamW + OneCycleLR), one intra-op thread each side; ms per epoch, best of "
         f"{ROUNDS}, and the test accuracy after that one epoch. Target: torchpy / torch <= 1.5×. "
         f"Test accuracy after the demo's full run ({train_digits.DEFAULT_EPOCHS} epochs): "
         f"torchpy {full['torchpy']:.2%}, torch {full['torch']:.2%}.",

@@ -67,6 +67,18 @@ def nll_loss(torch: ModuleType, logits: Any, target: Any) -> Any:
     return -torch.nn.functional.log_softmax(logits, 1).gather(1, target[:, None]).mean()
 
 
+def limit_threads(torch: ModuleType, threads: int) -> None:
+    """Cap intra-op threads: a model this small gains nothing from them, and on a busy machine
+    spinning thread pools cost up to 10x. threadpoolctl (a scikit-learn dependency) caps the
+    BLAS and OpenMP pools of the process (NumPy's, under torchpy's matmuls); torch also has its own
+    setting."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(threads)
+    if hasattr(torch, "set_num_threads"):
+        torch.set_num_threads(threads)
+
+
 def default_checkpoint(backend: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"train_digits_{backend}.pt")
 
@@ -150,6 +162,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--workers", type=int, default=1, help="DataLoader worker processes (0: in this process)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="intra-op threads (BLAS, OpenMP, torch's)")
     parser.add_argument("--checkpoint", default=None, help="checkpoint file (default: one per backend in the temp dir)")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
     parser.add_argument("--no-compare", action="store_true", help="do not also run real torch afterwards")
@@ -162,6 +175,7 @@ def run(args: argparse.Namespace, use_torch: bool) -> dict[str, Any]:
     checkpoint = args.checkpoint or default_checkpoint(backend)
     if args.checkpoint and use_torch != args.torch:  # the comparison run keeps its own file
         checkpoint = f"{args.checkpoint}.{backend}"
+    limit_threads(torch, args.threads)
     print(f"\n== training a CNN on 8x8 digits with {backend} {torch.__version__} (checkpoint: {checkpoint})")
     result = train(torch, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, workers=args.workers,
                    seed=args.seed, checkpoint=checkpoint, resume=args.resume)
