@@ -113,6 +113,8 @@ def train(torch: ModuleType, *, epochs: int = DEFAULT_EPOCHS, batch_size: int = 
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         start_epoch = state["epoch"]
+        if progress:
+            print(f"resumed from {checkpoint}: {start_epoch} of {epochs} epochs done")
 
     from tqdm import tqdm
 
