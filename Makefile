@@ -15,8 +15,14 @@ $(VENV)/.installed-test: $(VENV)/.installed-runtime
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
-demo: $(VENV)/.installed-runtime
+$(VENV)/.installed-demo: $(VENV)/.installed-runtime
+	$(PY) -m pip install -q -e '.[demo]'
+	touch $@
+
+# The dispatcher tour, then a short CNN training run (torch's too when torch is installed).
+demo: $(VENV)/.installed-demo
 	$(PY) -m torchpy.demo
+	$(PY) -m torchpy.examples.train_digits
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest

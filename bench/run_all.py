@@ -24,9 +24,10 @@ import bench_serialization  # noqa: E402
 import bench_data  # noqa: E402
 import bench_optim  # noqa: E402
 import bench_nn  # noqa: E402
+import bench_train  # noqa: E402
 
 BENCHMARKS = [bench_dispatch, bench_members, bench_ops, bench_autograd, bench_pytree, bench_modes,
-              bench_serialization, bench_data, bench_optim, bench_nn]
+              bench_serialization, bench_data, bench_optim, bench_nn, bench_train]
 
 
 def cpu_description() -> str:

@@ -83,6 +83,7 @@ LAYERS: dict[str, str] = {
     "torchpy.overrides": "package",
     "torchpy.compat": "package",
     "torchpy.demo": "package",
+    "torchpy.examples": "package",
 }
 
 # Bottom to top. Layers of one rank are siblings: neither imports the other.
